@@ -1,0 +1,8 @@
+//! Betza / XBetza piece notation: parser, syntax tree and canonical printer. Knows no board.
+
+mod ast;
+mod parse;
+mod print;
+
+pub use ast::*;
+pub use parse::{BetzaError, parse};

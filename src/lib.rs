@@ -1,0 +1,8 @@
+//! acedrex: a chess-variant engine where a variant is one data file and pieces are Betza strings.
+//!
+//! Pipeline: [`betza`] (notation) → [`variant`] (file format, validation) → [`tables`] (step tables)
+//! → [`position`] / [`movegen`] / [`rules`] → search and front ends.
+
+pub mod betza;
+pub mod tables;
+pub mod variant;

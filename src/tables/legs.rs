@@ -1,0 +1,533 @@
+//! Betza syntax tree → geometry-free leg trees for White (forward = +y). Black uses the same trees
+//! rotated by 180°. This is the only module that knows what direction letters mean.
+
+use crate::betza::{self, Atom, Bracket, Chain, Class, Dir, DirLetter, Initial, Modality, Prefix, Range, Sep};
+
+/// What the square where a move may end must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Stop(pub u8);
+
+impl Stop {
+    pub const NONE: Stop = Stop(0);
+    pub const EMPTY: u8 = 1;
+    pub const ENEMY: u8 = 2;
+    pub const OWN: u8 = 4;
+    /// The en-passant square (empty; captures the piece that created it).
+    pub const EP: u8 = 8;
+    pub fn any(self) -> bool {
+        self.0 != 0
+    }
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+}
+
+/// What the square reached by a leg must hold for the path to go on with the next legs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Cont {
+    #[default]
+    Never,
+    Empty,
+    Occupied,
+    Any,
+}
+
+/// One leg: repeat `step` up to `max` times (0 = unlimited); every square reached may end the move
+/// (`stop`) and/or continue with `next` (`cont`). A rider stops at the first occupied square.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Leg {
+    pub step: (i8, i8),
+    pub max: u8,
+    /// `j` on a slider: the first `skip` squares are jumped over without being looked at.
+    pub skip: u8,
+    /// `n` on a multi-square leaper: squares (relative to the leg's start) that must be empty.
+    pub lame: Vec<(i8, i8)>,
+    /// `j` on a multi-square leaper: squares that must be occupied.
+    pub jump: Vec<(i8, i8)>,
+    pub stop: Stop,
+    pub cont: Cont,
+    pub next: Vec<Leg>,
+    /// `o`: files wrap around.
+    pub cylinder: bool,
+    /// A lame leap that leaves en-passant rights on the squares it passes.
+    pub sets_ep: bool,
+}
+
+/// One compiled move family of a piece.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Path {
+    Legs { initial: bool, leg: Leg },
+    /// `O<n>`: the king moves `n` squares towards the corner piece in `dir` (−1 left, +1 right).
+    Castle { dir: i8, n: u8 },
+}
+
+/// A construct the notation has but the executor does not.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unsupported(pub String);
+
+/// Compiles a piece to its paths (White's view).
+pub fn compile(b: &betza::Betza) -> Result<Vec<Path>, Unsupported> {
+    let mut paths = Vec::new();
+    for m in &b.moves {
+        match m {
+            betza::Move::Chain(c) => chain(c, &mut paths)?,
+            betza::Move::Bracket(br) => bracket(br, &mut paths)?,
+        }
+    }
+    Ok(merge_paths(paths))
+}
+
+// ---- directions -------------------------------------------------------------------------------
+
+/// Compass index k (0 f, 1 fr, 2 r, ... 7 fl) → unit vector.
+pub const COMPASS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
+/// Oblique index (0 rf, 1 fr, 2 br, 3 rb, 4 lb, 5 bl, 6 fl, 7 lf) → vector of an (a,b) leaper, a > b.
+fn oblique(a: i8, b: i8, k: usize) -> (i8, i8) {
+    [(b, a), (a, b), (a, -b), (b, -a), (-b, -a), (-a, -b), (-a, b), (-b, a)][k % 8]
+}
+
+type Set = u8; // bit k = direction index k
+
+fn bits(ks: &[usize]) -> Set {
+    ks.iter().fold(0, |s, &k| s | 1 << k)
+}
+
+const ALL: Set = 0xFF;
+
+fn compass_single(l: DirLetter) -> Set {
+    match l {
+        DirLetter::F => bits(&[0]),
+        DirLetter::R => bits(&[2]),
+        DirLetter::B => bits(&[4]),
+        DirLetter::L => bits(&[6]),
+        DirLetter::V => bits(&[0, 4]),
+        DirLetter::S => bits(&[2, 6]),
+        DirLetter::H => ALL,
+    }
+}
+
+fn compass_cone(l: DirLetter) -> Set {
+    let cone = |k: usize| bits(&[(k + 7) % 8, k, (k + 1) % 8]);
+    match l {
+        DirLetter::F => cone(0),
+        DirLetter::R => cone(2),
+        DirLetter::B => cone(4),
+        DirLetter::L => cone(6),
+        DirLetter::V => cone(0) | cone(4),
+        DirLetter::S => cone(2) | cone(6),
+        DirLetter::H => ALL,
+    }
+}
+
+/// Direction set selected by one token, for an atom of class `class` (xbetza.md §2.3).
+fn token_set(class: Class, d: Dir) -> Set {
+    use DirLetter as L;
+    match class {
+        Class::Orthogonal => d.letters().iter().fold(0, |s, &l| s | if l == L::H { 0 } else { compass_single(l) }),
+        Class::Diagonal => {
+            let one = |l: L| match l {
+                L::F => bits(&[7, 1]),
+                L::B => bits(&[3, 5]),
+                L::L => bits(&[5, 7]),
+                L::R => bits(&[1, 3]),
+                L::V | L::S | L::H => bits(&[1, 3, 5, 7]),
+            };
+            match d {
+                Dir::Pair(x, y) => one(x) & one(y),
+                _ => match d.letters()[0] {
+                    L::H => 0,
+                    l => one(l),
+                },
+            }
+        }
+        Class::Compass => match d {
+            Dir::Pair(x, y) if x == y => compass_single(x),
+            Dir::Pair(x, L::H) => compass_cone(x),
+            Dir::Pair(L::H, y) => compass_cone(y),
+            Dir::Pair(x, y) => compass_cone(x) & compass_cone(y),
+            _ => compass_single(d.letters()[0]),
+        },
+        Class::Oblique => {
+            let narrow = |l: L| match l {
+                L::F => bits(&[0, 7]),
+                L::B => bits(&[3, 4]),
+                L::R => bits(&[1, 2]),
+                L::L => bits(&[5, 6]),
+                L::V => bits(&[0, 7, 3, 4]),
+                L::S => bits(&[1, 2, 5, 6]),
+                L::H => ALL,
+            };
+            let wide = |l: L| match l {
+                L::F => bits(&[0, 1, 6, 7]),
+                L::B => bits(&[2, 3, 4, 5]),
+                L::R => bits(&[0, 1, 2, 3]),
+                L::L => bits(&[4, 5, 6, 7]),
+                L::V | L::S | L::H => ALL,
+            };
+            match d {
+                Dir::Pair(x, y) if x == y => narrow(x),
+                Dir::Pair(L::H, L::R) => bits(&[0, 2, 4, 6]),
+                Dir::Pair(L::H, L::L) => bits(&[1, 3, 5, 7]),
+                Dir::Pair(x, L::H) => wide(x),
+                Dir::Pair(x, y) => wide(x) & narrow(y),
+                _ => narrow(d.letters()[0]),
+            }
+        }
+    }
+}
+
+fn dir_set(class: Class, dirs: &[Dir], default: Set) -> Set {
+    if dirs.is_empty() { default } else { dirs.iter().fold(0, |s, &d| s | token_set(class, d)) }
+}
+
+fn members(s: Set) -> impl Iterator<Item = usize> {
+    (0..8).filter(move |k| s & (1 << k) != 0)
+}
+
+/// The directions an atom can take on its first leg: (index in its own system, vector).
+fn first_leg_vectors(atom: Atom, dirs: &[Dir]) -> Vec<(usize, (i8, i8))> {
+    let class = atom.class();
+    let (a, b) = atom.vector().map(|(a, b)| (a as i8, b as i8)).unwrap_or((1, 1));
+    let natural = match class {
+        Class::Orthogonal => bits(&[0, 2, 4, 6]),
+        Class::Diagonal => bits(&[1, 3, 5, 7]),
+        _ => ALL,
+    };
+    let set = dir_set(class, dirs, natural) & natural;
+    members(set)
+        .map(|k| {
+            let v = match class {
+                Class::Oblique => oblique(a, b, k),
+                Class::Compass => COMPASS[k],
+                _ => {
+                    let (x, y) = COMPASS[k];
+                    (x * a, y * a)
+                }
+            };
+            (k, v)
+        })
+        .collect()
+}
+
+/// Continuation directions relative to the previous leg's index `prev` (xbetza.md §2.8).
+fn relative_vectors(atom: Atom, dirs: &[Dir], prev: usize) -> Vec<(usize, (i8, i8))> {
+    let class = atom.class();
+    let default = match class {
+        Class::Orthogonal | Class::Diagonal => bits(&[0, 2, 6]),
+        _ => ALL & !bits(&[4]),
+    };
+    let set = dir_set(Class::Compass, dirs, default);
+    let len = atom.vector().map(|(a, _)| a as i8).unwrap_or(1);
+    members(set)
+        .map(|r| {
+            let k = (prev + r) % 8;
+            let v = match (class, atom.vector()) {
+                (Class::Oblique, Some((a, b))) => oblique(a as i8, b as i8, k),
+                _ => (COMPASS[k].0 * len, COMPASS[k].1 * len),
+            };
+            (k, v)
+        })
+        .collect()
+}
+
+/// Bracket continuation without direction letters: the atom's unit directions closest to `u`.
+fn outward_vectors(atom: Atom, u: (i8, i8)) -> Vec<(usize, (i8, i8))> {
+    let cands = first_leg_vectors(atom, &[]);
+    let cos = |v: (i8, i8)| {
+        let dot = (u.0 as f64) * (v.0 as f64) + (u.1 as f64) * (v.1 as f64);
+        dot / ((v.0 as f64).hypot(v.1 as f64) * (u.0 as f64).hypot(u.1 as f64))
+    };
+    let best = cands.iter().map(|&(_, v)| cos(v)).fold(f64::MIN, f64::max);
+    cands.into_iter().filter(|&(_, v)| cos(v) > best - 1e-9).collect()
+}
+
+// ---- legs -------------------------------------------------------------------------------------
+
+fn base_max(atom: Atom, range: Range) -> u8 {
+    match range {
+        Range::Default => u8::from(!atom.slides_by_default()),
+        Range::Count(n) => n,
+        Range::Doubled => 0,
+    }
+}
+
+fn unsupported<T>(what: impl Into<String>) -> Result<T, Unsupported> {
+    Err(Unsupported(what.into()))
+}
+
+/// Squares a lame leaper passes (FSF's lame path: along the longer axis until the rest is diagonal).
+fn lame_path(v: (i8, i8)) -> Vec<(i8, i8)> {
+    let (mut x, mut y) = (0i8, 0i8);
+    let mut out = Vec::new();
+    while (x, y) != v {
+        let (rx, ry) = (v.0 - x, v.1 - y);
+        let step = if rx.abs() == ry.abs() {
+            (rx.signum(), ry.signum())
+        } else if rx.abs() > ry.abs() {
+            (rx.signum(), 0)
+        } else {
+            (0, ry.signum())
+        };
+        x += step.0;
+        y += step.1;
+        if (x, y) != v {
+            out.push((x, y));
+        }
+    }
+    out
+}
+
+/// Builds one leg from its vector, range and letters. `last`: the leg that ends the move.
+fn make_leg(v: (i8, i8), max: u8, p: &Prefix, last: bool, stop_override: Option<Stop>) -> Result<Option<Leg>, Unsupported> {
+    for m in [Modality::X, Modality::U, Modality::T] {
+        if p.has(m) {
+            return unsupported(format!("the `{}` modality is not supported by the move generator", m.to_char()));
+        }
+    }
+    let unit = v.0.abs() <= 1 && v.1.abs() <= 1;
+    let mut leg = Leg {
+        step: v,
+        max,
+        skip: 0,
+        lame: vec![],
+        jump: vec![],
+        stop: Stop::NONE,
+        cont: Cont::Never,
+        next: vec![],
+        cylinder: p.has(Modality::O),
+        sets_ep: false,
+    };
+    if p.has(Modality::N) && !unit {
+        if max != 1 {
+            return unsupported("`n` (lame) on a rider is not supported");
+        }
+        leg.lame = lame_path(v);
+        leg.sets_ep = true;
+    }
+    if p.has(Modality::J) {
+        if unit && max != 1 {
+            leg.skip = 1;
+        } else if unit {
+            return Ok(None); // `j` on a W/F leaper: nothing to jump over
+        } else if max == 1 {
+            leg.jump = lame_path(v);
+        } else {
+            return unsupported("`j` on a non-unit rider is not supported");
+        }
+    }
+    if last {
+        let mut stop = 0;
+        for (m, bit) in [(Modality::M, Stop::EMPTY), (Modality::C, Stop::ENEMY), (Modality::D, Stop::OWN), (Modality::E, Stop::EP)] {
+            if p.has(m) {
+                stop |= bit;
+            }
+        }
+        if stop == 0 {
+            stop = Stop::EMPTY | Stop::ENEMY;
+        }
+        leg.stop = stop_override.unwrap_or(Stop(stop));
+    } else {
+        if p.has(Modality::C) || p.has(Modality::D) {
+            return unsupported("captures on a leg that does not end the move (locust captures) are not supported");
+        }
+        if p.has(Modality::E) {
+            return unsupported("`e` is only meaningful on the last leg");
+        }
+        let hop = p.has(Modality::P) || p.has(Modality::G);
+        leg.cont = match (hop, p.has(Modality::M)) {
+            (true, true) => Cont::Any,
+            (true, false) => Cont::Occupied,
+            _ => Cont::Empty,
+        };
+    }
+    Ok(Some(leg))
+}
+
+fn toggled(max: u8) -> u8 {
+    if max == 1 { 0 } else { 1 }
+}
+
+fn chain(c: &Chain, out: &mut Vec<Path>) -> Result<(), Unsupported> {
+    if c.initial == Initial::Twice {
+        return unsupported("`ii` (XBoard's second-rank initial move) is not supported; use `i`");
+    }
+    if c.atom == Atom::Castle {
+        if c.legs.len() > 1 {
+            return unsupported("castling `O` cannot have more legs");
+        }
+        let n = match c.range {
+            Range::Count(n) if n >= 1 => n,
+            Range::Default => 2,
+            _ => return unsupported("castling needs a distance of at least 1, e.g. O2"),
+        };
+        let sides = dir_set(Class::Orthogonal, &c.legs[0].dirs, bits(&[2, 6]));
+        for k in members(sides & bits(&[2, 6])) {
+            out.push(Path::Castle { dir: if k == 2 { 1 } else { -1 }, n });
+        }
+        return Ok(());
+    }
+    let base = base_max(c.atom, c.range);
+    let hop_last = {
+        let p = &c.legs[c.legs.len() - 1];
+        p.has(Modality::P) || p.has(Modality::G)
+    };
+    // Build each full path leg by leg, depth first.
+    fn build(c: &Chain, i: usize, prev: Option<usize>, max: u8, hop_last: bool) -> Result<Vec<Leg>, Unsupported> {
+        let p = &c.legs[i];
+        let last = i + 1 == c.legs.len();
+        let vecs = match prev {
+            None => first_leg_vectors(c.atom, &p.dirs),
+            Some(k) => relative_vectors(c.atom, &p.dirs, k),
+        };
+        let mut legs = Vec::new();
+        for (k, v) in vecs {
+            if last && hop_last {
+                if let Some(l) = hopper(v, max, p)? {
+                    legs.push(l);
+                }
+                continue;
+            }
+            let Some(mut leg) = make_leg(v, max, p, last, None)? else { continue };
+            if !last {
+                let toggle = p.has(Modality::Y) || p.has(Modality::G);
+                let next_max = if toggle { toggled(max) } else { max };
+                leg.next = build(c, i + 1, Some(k), next_max, hop_last)?;
+            }
+            legs.push(leg);
+        }
+        Ok(legs)
+    }
+    for leg in build(c, 0, None, base, hop_last)? {
+        out.push(Path::Legs { initial: c.initial == Initial::Once, leg });
+    }
+    Ok(())
+}
+
+/// `p`/`g` on the last leg: slide to the first occupied square, hop it, then go on (`g`: one step).
+fn hopper(v: (i8, i8), max: u8, p: &Prefix) -> Result<Option<Leg>, Unsupported> {
+    if max == 1 {
+        return Ok(None); // a hopping leaper has nothing to hop over (xbetza.md §2.6)
+    }
+    let mut land = p.clone();
+    land.mods.remove(&Modality::P);
+    land.mods.remove(&Modality::G);
+    let after = if p.has(Modality::G) { 1 } else { max };
+    let Some(landing) = make_leg(v, after, &land, true, None)? else { return Ok(None) };
+    let mut screen = Prefix { dirs: vec![], mods: [Modality::P].into() };
+    if p.has(Modality::O) {
+        screen.mods.insert(Modality::O);
+    }
+    let Some(mut leg) = make_leg(v, max, &screen, false, None)? else { return Ok(None) };
+    leg.next = vec![landing];
+    Ok(Some(leg))
+}
+
+fn bracket(b: &Bracket, out: &mut Vec<Path>) -> Result<(), Unsupported> {
+    if !b.outer.dirs.is_empty() {
+        return unsupported("direction letters outside brackets are not supported; write them on the first leg inside");
+    }
+    if b.initial == Initial::Twice {
+        return unsupported("`ii` is not supported; use `i`");
+    }
+    let mut outer_stop = 0;
+    for (m, bit) in [(Modality::M, Stop::EMPTY), (Modality::C, Stop::ENEMY), (Modality::D, Stop::OWN)] {
+        if b.outer.has(m) {
+            outer_stop |= bit;
+        }
+    }
+    let outer_stop = if outer_stop == 0 { Stop(Stop::EMPTY | Stop::ENEMY) } else { Stop(outer_stop) };
+    for m in &b.outer.mods {
+        if !matches!(m, Modality::M | Modality::C | Modality::D) {
+            return unsupported(format!("`{}` outside brackets is not supported", m.to_char()));
+        }
+    }
+    fn build(b: &Bracket, i: usize, prev: Option<(usize, (i8, i8))>, outer: Stop) -> Result<Vec<Leg>, Unsupported> {
+        let bl = &b.legs[i];
+        let last = i + 1 == b.legs.len();
+        let vecs = match prev {
+            None => first_leg_vectors(bl.atom, &bl.prefix.dirs),
+            Some((k, _)) if !bl.prefix.dirs.is_empty() => relative_vectors(bl.atom, &bl.prefix.dirs, k),
+            Some((_, u)) => outward_vectors(bl.atom, u),
+        };
+        let own_stop = bl.prefix.mods.iter().any(|m| matches!(m, Modality::M | Modality::C | Modality::D | Modality::E));
+        let may_stop = last || b.seps[i] == Sep::MayStop;
+        let max = base_max(bl.atom, bl.range);
+        let mut legs = Vec::new();
+        for (k, v) in vecs {
+            let leg = if may_stop {
+                let stop = if own_stop { None } else { Some(outer) };
+                let Some(mut leg) = make_leg(v, max, &bl.prefix, true, stop)? else { continue };
+                if !last {
+                    leg.cont = Cont::Empty;
+                }
+                leg
+            } else {
+                let Some(leg) = make_leg(v, max, &bl.prefix, false, None)? else { continue };
+                leg
+            };
+            let mut leg = leg;
+            if !last {
+                leg.next = build(b, i + 1, Some((k, v)), outer)?;
+            }
+            legs.push(leg);
+        }
+        Ok(legs)
+    }
+    for leg in build(b, 0, None, outer_stop)? {
+        out.push(Path::Legs { initial: b.initial == Initial::Once, leg });
+    }
+    Ok(())
+}
+
+// ---- normalisation ----------------------------------------------------------------------------
+
+/// Merges legs that walk the same squares, so that `KW` or `FyafsF` visit each square once.
+fn merge_legs(legs: Vec<Leg>) -> Vec<Leg> {
+    let mut out: Vec<Leg> = Vec::new();
+    for leg in legs {
+        let same = out.iter_mut().find(|o| {
+            o.step == leg.step
+                && o.max == leg.max
+                && o.skip == leg.skip
+                && o.lame == leg.lame
+                && o.jump == leg.jump
+                && o.cylinder == leg.cylinder
+                && o.sets_ep == leg.sets_ep
+                && (o.cont == leg.cont || o.cont == Cont::Never || leg.cont == Cont::Never)
+        });
+        match same {
+            Some(o) => {
+                o.stop = Stop(o.stop.0 | leg.stop.0);
+                if o.cont == Cont::Never {
+                    o.cont = leg.cont;
+                }
+                o.next.extend(leg.next);
+            }
+            None => out.push(leg),
+        }
+    }
+    for o in &mut out {
+        o.next = merge_legs(std::mem::take(&mut o.next));
+    }
+    out
+}
+
+fn merge_paths(paths: Vec<Path>) -> Vec<Path> {
+    let mut out = Vec::new();
+    for initial in [false, true] {
+        let legs: Vec<Leg> = paths
+            .iter()
+            .filter_map(|p| match p {
+                Path::Legs { initial: i, leg } if *i == initial => Some(leg.clone()),
+                _ => None,
+            })
+            .collect();
+        out.extend(merge_legs(legs).into_iter().map(|leg| Path::Legs { initial, leg }));
+    }
+    let mut castles: Vec<Path> = paths.into_iter().filter(|p| matches!(p, Path::Castle { .. })).collect();
+    castles.dedup();
+    out.extend(castles);
+    out
+}

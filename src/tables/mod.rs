@@ -1,0 +1,3 @@
+//! Compiled step tables: Betza trees turned into legs with vectors, ranges and modalities.
+
+pub mod legs;

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Generate perft reference files tests/perft/<variant>.epd with Fairy-Stockfish.
+
+  python3 tests/oracle/fsf_perft.py [--engine /usr/games/fairy-stockfish] [--seed 1] [--limit 3000000]
+
+For each variant: the start position plus 12 positions reached by seeded random play (4..60 plies), each
+with perft counts for depths 1.. up to the largest depth whose count stays under --limit (depth 2 always).
+Also writes tests/perft/chess-cpw.epd (Chess Programming Wiki table) and checks its shallow counts against
+Fairy-Stockfish. Needs the Debian package fairy-stockfish. Python 3 standard library only.
+"""
+import argparse, random, subprocess, sys
+from pathlib import Path
+
+VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk']
+RANDOM_GAMES = 12
+# Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
+LETTERS = {
+    'chess': 'p pawn, n knight, b bishop, r rook, q queen, k king',
+    'shatranj': 'p pawn, n knight, b alfil (2,2)-leaper, r rook, q fers (ferz, 1 step diagonal), k king',
+    'courier': 'p pawn, n knight, b bishop, r rook, e alfil (2,2)-leaper, f fers (ferz), m commoner (mann, '
+               'non-royal king), w wazir, k king',
+    'capablanca': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
+    'makruk': 'p pawn, n knight, s khon (silver general: fF + fW), m met (fers), r rook, k king',
+}
+# Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
+NOTES = {
+    'chess': 'promotion suffix q r b n (e7e8q); castling written as the king move (e1g1).',
+    'shatranj': 'no double step, no castling; promotion to fers only (a7a8q). Bare king: a side to move that has '
+                '2+ pieces while the opponent has only its king has no moves (the game is over; perft 0), but the '
+                'bared side itself still moves (one-move grace). Stalemate: no moves.',
+    'courier': 'no double step, no castling; promotion to fers only (a7a8f). Bare king as in shatranj: a side to '
+               'move that has 2+ pieces while the opponent has only its king has no moves (perft 0).',
+    'capablanca': 'promotion suffix a c q r b n; castling written as the king move f1i1 / f1c1 (f8i8 / f8c8).',
+    'makruk': 'no double step, no castling; white pawns promote on rank 6 (black on rank 3) to met only (a5a6m); '
+              'promoted pawns are written as plain m (no "~").',
+}
+CPW = [  # Chess Programming Wiki, "Perft Results"
+    ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+     [20, 400, 8902, 197281, 4865609, 119060324]),
+    ('kiwipete', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+     [48, 2039, 97862, 4085603, 193690690]),
+    ('pos3-endgame-ep-pins', '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1',
+     [14, 191, 2812, 43238, 674624, 11030083]),
+    ('pos4-promotions-castling', 'r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1',
+     [6, 264, 9467, 422333, 15833292]),
+    ('pos4-mirrored', 'r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1',
+     [6, 264, 9467, 422333, 15833292]),
+    ('pos5-promotion-check', 'rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8',
+     [44, 1486, 62379, 2103487, 89941194]),
+    ('pos6-middlegame', 'r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10',
+     [46, 2079, 89890, 3894594, 164075551]),
+]
+
+
+class Fsf:
+    """A Fairy-Stockfish process spoken to over UCI."""
+
+    def __init__(self, path):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.name = next(l[len('id name '):] for l in self.ask('uci', until='uciok') if l.startswith('id name '))
+
+    def ask(self, *lines, until):
+        """Send lines; return the output lines up to and including the first one starting with `until`."""
+        self.p.stdin.write(''.join(l + '\n' for l in lines)); self.p.stdin.flush()
+        out = []
+        for l in self.p.stdout:
+            out.append(l.rstrip('\n'))
+            if l.startswith(until):
+                return out
+        sys.exit('fairy-stockfish ended unexpectedly')
+
+    def variant(self, v):
+        self.ask(f'setoption name UCI_Variant value {v}', 'isready', until='readyok')
+
+    def fen(self, position):
+        out = self.ask(position, 'd', 'isready', until='readyok')
+        return next(l[len('Fen: '):] for l in out if l.startswith('Fen: '))
+
+    def perft(self, position, depth):
+        """Return (total, {move: count}) of `go perft depth`."""
+        out = self.ask(position, f'go perft {depth}', until='Nodes searched')
+        moves = dict(l.split(': ') for l in out if ': ' in l and l.split(':')[0].isalnum())
+        return int(out[-1].split()[-1]), {m: int(n) for m, n in moves.items()}
+
+    def close(self):
+        self.p.stdin.write('quit\n'); self.p.stdin.flush(); self.p.wait()
+
+
+def startpos(moves):
+    return 'position startpos' + (' moves ' + ' '.join(moves) if moves else '')
+
+
+def random_game(fsf, rng):
+    """Moves of a random game of 4..60 plies whose final position still has legal moves."""
+    while True:
+        moves = []
+        for _ in range(rng.randint(4, 60)):
+            legal = sorted(fsf.perft(startpos(moves), 1)[1])
+            if not legal:
+                break
+            moves.append(rng.choice(legal))
+        else:
+            if fsf.perft(startpos(moves), 1)[0]:
+                return moves
+
+
+def counts(fsf, fen, limit):
+    """Perft counts for depths 1.. while under limit (depths 1 and 2 always)."""
+    pos, res = f'position fen {fen}', []
+    while True:
+        d = len(res) + 1
+        if d > 2 and (res[-1] == 0 or res[-1] * res[-1] / max(res[-2], 1) > 4 * limit):
+            return res                      # the next depth would clearly exceed the limit: do not run it
+        n = fsf.perft(pos, d)[0]
+        if d > 2 and n >= limit:
+            return res
+        res.append(n)
+
+
+def epd_line(fen, res):
+    return fen + ''.join(f' ;D{d} {n}' for d, n in enumerate(res, 1))
+
+
+def debian_version(pkg):
+    r = subprocess.run(['dpkg-query', '-W', '-f', '${Version}', pkg], capture_output=True, text=True)
+    return r.stdout.strip() or 'unknown'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--engine', default='/usr/games/fairy-stockfish')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--limit', type=int, default=3_000_000)
+    ap.add_argument('--out', default=str(Path(__file__).resolve().parents[1] / 'perft'))
+    ap.add_argument('--variants', default=','.join(VARIANTS))
+    a = ap.parse_args()
+    out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
+    fsf = Fsf(a.engine)
+    source = (f'Fairy-Stockfish {fsf.name.removeprefix("Fairy-Stockfish ")} (UCI id name "{fsf.name}"), Debian package '
+              f'fairy-stockfish {debian_version("fairy-stockfish")}, `go perft N`')
+
+    for v in a.variants.split(','):
+        fsf.variant(v)
+        rng = random.Random(f'{a.seed}:{v}')
+        start = fsf.fen(startpos([]))
+        cases = [(f'{v}-start', [])] + [(f'{v}-random-{k}', random_game(fsf, rng)) for k in range(1, RANDOM_GAMES + 1)]
+        lines = [f'# Perft reference counts for {v}: {source},',
+                 f'# generated by tests/oracle/fsf_perft.py (seed {a.seed}; node limit {a.limit}).',
+                 f'# Positions: the start position and {RANDOM_GAMES} positions reached by seeded random play '
+                 '(4..60 plies, uniform among the moves listed by `go perft 1`).',
+                 f'# Fairy-Stockfish start FEN (UCI_Variant {v}, `d`): {start}',
+                 f'# Piece letters (Fairy-Stockfish variant.cpp; upper case = White): {LETTERS[v]}',
+                 f'# Rules visible in the counts: {NOTES[v]}',
+                 '# FENs are as Fairy-Stockfish prints them with `d` (line "Fen:"): an empty run is one number, also',
+                 '# above 9 on wide boards (capablanca "10", courier "1p10", "12"); the en-passant field is set only',
+                 '# when an enemy pawn could capture there; perft was run from `position fen <fen>`.',
+                 '# Format: "# id <name> [moves <uci moves from the start position>]" then "<fen> ;D1 n ;D2 n ...".']
+        for name, moves in cases:
+            fen = fsf.fen(startpos(moves))
+            assert fsf.perft(f'position fen {fen}', 1)[1].keys() == fsf.perft(startpos(moves), 1)[1].keys(), name
+            lines += [f'# id {name}' + (' moves ' + ' '.join(moves) if moves else ''), epd_line(fen, counts(fsf, fen, a.limit))]
+            print(lines[-1], file=sys.stderr)
+        (out / f'{v}.epd').write_text('\n'.join(lines) + '\n')
+
+    if 'chess' in a.variants.split(','):
+        fsf.variant('chess')
+        lines = ['# Chess perft reference positions: Chess Programming Wiki, "Perft Results"',
+                 '# (https://www.chessprogramming.org/Perft_Results). Deep counts are kept; test drivers apply a node limit.',
+                 f'# Counts up to {a.limit} nodes were re-checked with {source},',
+                 '# by tests/oracle/fsf_perft.py.',
+                 '# Format: "# id <name>" then "<fen> ;D1 n ;D2 n ...".']
+        for name, fen, res in CPW:
+            for d, n in enumerate(res, 1):
+                if n < a.limit:
+                    got = fsf.perft(f'position fen {fen}', d)[0]
+                    assert got == n, f'{name} depth {d}: Fairy-Stockfish {got}, CPW {n}'
+            lines += [f'# id {name}', epd_line(fen, res)]
+        (out / 'chess-cpw.epd').write_text('\n'.join(lines) + '\n')
+    fsf.close()
+
+
+if __name__ == '__main__':
+    main()
