@@ -4,5 +4,10 @@
 //! → [`position`] / [`movegen`] / [`rules`] → search and front ends.
 
 pub mod betza;
+pub mod geometry;
 pub mod tables;
 pub mod variant;
+pub mod game;
+pub mod movegen;
+pub mod position;
+pub mod explore;

@@ -1,0 +1,322 @@
+//! The move generator: executes the compiled tables on the mailbox. Pseudo-legal generation, attack
+//! detection from the attack instances, and legality (the mover's royal piece is not attacked after
+//! the move). Knows no piece and no variant by name.
+
+use crate::geometry::{STRIDE, file_of};
+use crate::position::{EMPTY, Move, OFF, Position, TYPE_MASK, enemy_bit, own_bit};
+use crate::tables::{Cont, DIFF_BASE, Stop, XLeg};
+
+pub mod perft;
+mod text;
+pub use text::MoveError;
+
+/// Whether a cell's content allows a move to end there.
+#[inline(always)]
+fn may_stop(content: u8, stop: u8, own: u8, enemy: u8) -> bool {
+    (content == EMPTY && stop & Stop::EMPTY != 0)
+        || (content & enemy != 0 && stop & Stop::ENEMY != 0)
+        || (content & own != 0 && stop & Stop::OWN != 0)
+}
+
+impl Position {
+    /// All pseudo-legal moves of the side to move (legality of the royal piece not yet checked).
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        for i in 0..self.pcount[self.side as usize] as usize {
+            let from = self.plist[self.side as usize][i];
+            self.piece_moves(from, out);
+        }
+    }
+
+    /// Pseudo-legal moves of the piece on `from` (of the side to move).
+    pub fn piece_moves(&self, from: u16, out: &mut Vec<Move>) {
+        let side = self.side;
+        let (own, enemy) = (own_bit(side), enemy_bit(side));
+        let ty = self.board[from as usize] & TYPE_MASK;
+        let game = self.game().clone();
+        let piece = &game.tables.pieces[ty as usize];
+        let prog = &piece.program[side as usize];
+        let start = out.len();
+        let promotes = piece.pawn;
+        let push = |out: &mut Vec<Move>, to: u16, kind: u8, extra: u16| {
+            if promotes {
+                let choices = &game.tables.promotions[side as usize][to as usize];
+                if !choices.is_empty() {
+                    for &t in choices {
+                        out.push(Move { from, to, extra, promo: t + 1, kind });
+                    }
+                    return;
+                }
+            }
+            out.push(Move { from, to, extra, promo: 0, kind });
+        };
+        for &(off, stop) in &prog.leaps {
+            let to = (from as i16 + off) as u16;
+            let c = self.board[to as usize];
+            if may_stop(c, stop, own, enemy) {
+                push(out, to, Move::NORMAL, 0);
+            }
+        }
+        for &(off, max, stop) in &prog.slides {
+            let mut to = from as i16;
+            let mut n = 0;
+            loop {
+                to += off;
+                let c = self.board[to as usize];
+                if c == EMPTY {
+                    if stop & Stop::EMPTY != 0 {
+                        push(out, to as u16, Move::NORMAL, 0);
+                    }
+                } else {
+                    if may_stop(c, stop & !Stop::EMPTY, own, enemy) {
+                        push(out, to as u16, Move::NORMAL, 0);
+                    }
+                    break;
+                }
+                n += 1;
+                if n == max {
+                    break;
+                }
+            }
+        }
+        if !prog.complex.is_empty() || (!prog.initial.is_empty() && self.virgin[from as usize]) {
+            let promotions = promotes.then(|| &game.tables.promotions[side as usize][..]);
+            let mut walker = Walker { pos: self, from, own, enemy, legs: &prog.legs, out, promotions, flag: 0 };
+            for &root in &prog.complex {
+                walker.leg(root, from);
+            }
+            if self.virgin[from as usize] {
+                walker.flag = Move::INITIAL;
+                for &root in &prog.initial {
+                    walker.leg(root, from);
+                }
+            }
+        }
+        if !prog.castles.is_empty() && self.virgin[from as usize] {
+            for &(dir, n) in &prog.castles {
+                self.castle(from, dir, n, own, out);
+            }
+        }
+        if prog.may_duplicate {
+            let tail = &mut out[start..];
+            tail.sort_unstable();
+            let mut keep = start;
+            for i in start..out.len() {
+                if i == start || (out[i].to, out[i].promo, out[i].kind) != (out[keep - 1].to, out[keep - 1].promo, out[keep - 1].kind) {
+                    out[keep] = out[i];
+                    keep += 1;
+                }
+            }
+            out.truncate(keep);
+        }
+    }
+
+    fn castle(&self, from: u16, dir: i8, n: u8, own: u8, out: &mut Vec<Move>) {
+        let dir = dir as i16;
+        let mut sq = from as i16 + dir;
+        let mut dist = 1;
+        while self.board[sq as usize] == EMPTY {
+            sq += dir;
+            dist += 1;
+        }
+        let c = self.board[sq as usize];
+        // The partner: an own unmoved piece in the corner, beyond the king's landing square.
+        if c & own == 0 || !self.virgin[sq as usize] || self.board[(sq + dir) as usize] != OFF || dist <= n as i16 {
+            return;
+        }
+        let to = (from as i16 + dir * n as i16) as u16;
+        out.push(Move { from, to, extra: sq as u16, promo: 0, kind: Move::CASTLE });
+    }
+
+    /// Is `target` attacked by a piece of `by`?
+    pub fn attacked(&self, target: u16, by: u8) -> bool {
+        let game = self.game();
+        let pieces = &game.tables.pieces;
+        for i in 0..self.pcount[by as usize] as usize {
+            let a = self.plist[by as usize][i];
+            let ty = (self.board[a as usize] & TYPE_MASK) as usize;
+            let table = &pieces[ty].attacks[by as usize];
+            if table.by_generation {
+                if self.attacks_by_generation(a, target, by) {
+                    return true;
+                }
+                continue;
+            }
+            let (first, n) = table.index[(target as i16 - a as i16 + DIFF_BASE) as usize];
+            for inst in &table.instances[first as usize..first as usize + n as usize] {
+                if inst.initial && !self.virgin[a as usize] {
+                    continue;
+                }
+                let ok = inst.empty.iter().all(|&o| self.board[(a as i16 + o) as usize] == EMPTY)
+                    && inst.occupied.iter().all(|&o| {
+                        let c = self.board[(a as i16 + o) as usize];
+                        c != EMPTY && c != OFF
+                    });
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Slow path for pieces whose attacks depend on where they stand (cylinder boards).
+    fn attacks_by_generation(&self, from: u16, target: u16, by: u8) -> bool {
+        let mut p = self.clone();
+        p.side = by;
+        let mut moves = Vec::new();
+        p.piece_moves(from, &mut moves);
+        moves.iter().any(|m| m.to == target && m.kind() != Move::CASTLE && self.board[target as usize] & own_bit(by ^ 1) != 0)
+    }
+
+    /// Is the side to move in check?
+    pub fn in_check(&self) -> bool {
+        self.royal[self.side as usize] != 0 && self.attacked(self.royal[self.side as usize], self.side ^ 1)
+    }
+
+    /// Is a pseudo-legal move legal? (Makes and unmakes it.)
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let side = self.side;
+        let royal_moves = m.from == self.royal[side as usize];
+        if m.kind() == Move::CASTLE && !self.game().tables.castle_through_check {
+            let dir: i16 = if m.to > m.from { 1 } else { -1 };
+            let mut sq = m.from as i16;
+            loop {
+                if self.attacked(sq as u16, side ^ 1) {
+                    return false;
+                }
+                if sq == m.to as i16 {
+                    break;
+                }
+                sq += dir;
+            }
+        }
+        if royal_moves && m.kind & Move::INITIAL != 0 && self.game().tables.royal_initial_safe {
+            if self.attacked(m.from, side ^ 1) {
+                return false;
+            }
+            let (dx, dy) = crate::geometry::delta(m.from, m.to);
+            if dx % 2 == 0 && dy % 2 == 0 {
+                let mid = (m.from as i16 + (dx / 2) as i16 + (dy / 2) as i16 * STRIDE) as u16;
+                if self.attacked(mid, side ^ 1) {
+                    return false;
+                }
+            }
+        }
+        self.make(m);
+        let royal = self.royal[side as usize];
+        let ok = royal == 0 || !self.attacked(royal, side ^ 1);
+        self.unmake();
+        ok
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(128);
+        self.pseudo_moves(&mut moves);
+        moves.retain(|&m| self.is_legal(m));
+        moves
+    }
+}
+
+/// Runs complex leg trees from one square.
+struct Walker<'a> {
+    pos: &'a Position,
+    from: u16,
+    own: u8,
+    enemy: u8,
+    legs: &'a [XLeg],
+    out: &'a mut Vec<Move>,
+    /// Promotion choices per cell, for pawns.
+    promotions: Option<&'a [Vec<u8>]>,
+    /// `Move::INITIAL` while running initial-only paths.
+    flag: u8,
+}
+
+impl Walker<'_> {
+    fn push(&mut self, to: u16, kind: u8, extra: u16) {
+        let kind = kind | self.flag;
+        if let Some(p) = self.promotions {
+            let choices = &p[to as usize];
+            if !choices.is_empty() {
+                for &t in choices {
+                    self.out.push(Move { from: self.from, to, extra, promo: t + 1, kind });
+                }
+                return;
+            }
+        }
+        self.out.push(Move { from: self.from, to, extra, promo: 0, kind });
+    }
+
+    /// The origin counts as empty during its own move.
+    #[inline]
+    fn content(&self, sq: i16) -> u8 {
+        if sq as u16 == self.from { EMPTY } else { self.pos.board[sq as usize] }
+    }
+
+    fn step(&self, leg: &XLeg, sq: i16) -> Option<i16> {
+        if !leg.cylinder {
+            let n = sq + leg.step;
+            return (self.pos.board[n as usize] != OFF).then_some(n);
+        }
+        let files = self.pos.game().tables.files as i16;
+        let f = file_of(sq as u16) as i16;
+        let nf = (f + leg.dx as i16).rem_euclid(files);
+        let n = sq + (nf - f) + leg.dy as i16 * STRIDE;
+        (self.pos.board[n as usize] != OFF).then_some(n)
+    }
+
+    fn leg(&mut self, index: u16, start: u16) {
+        let legs = self.legs;
+        let leg = &legs[index as usize];
+        let mut sq = start as i16;
+        let mut n: u8 = 0;
+        loop {
+            let Some(next) = self.step(leg, sq) else { return };
+            sq = next;
+            n += 1;
+            if leg.cylinder && sq as u16 == self.from {
+                return; // came all the way round
+            }
+            if n > leg.skip {
+                let c = self.content(sq);
+                let lame_ok = leg.lame.iter().all(|&o| self.content(start as i16 + o) == EMPTY)
+                    && leg.jump.iter().all(|&o| {
+                        let c = self.content(start as i16 + o);
+                        c != EMPTY && c != OFF
+                    });
+                if !lame_ok {
+                    return;
+                }
+                if leg.stop != 0 {
+                    if may_stop(c, leg.stop, self.own, self.enemy) {
+                        let (kind, extra) = if leg.sets_ep && c == EMPTY {
+                            (Move::SETS_EP, (start as i16 + leg.lame.first().copied().unwrap_or(0)) as u16)
+                        } else {
+                            (Move::NORMAL, 0)
+                        };
+                        self.push(sq as u16, kind, extra);
+                    } else if leg.stop & Stop::EP != 0 && c == EMPTY && sq as u16 == self.pos.ep && self.pos.ep != 0 {
+                        self.push(sq as u16, Move::EN_PASSANT, self.pos.ep_victim);
+                    }
+                }
+                let go_on = match leg.cont {
+                    Cont::Never => false,
+                    Cont::Empty => c == EMPTY,
+                    Cont::Occupied => c != EMPTY,
+                    Cont::Any => true,
+                };
+                if go_on {
+                    for &child in leg.children.iter() {
+                        self.leg(child, sq as u16);
+                    }
+                }
+                if c != EMPTY {
+                    return;
+                }
+            }
+            if leg.max != 0 && n >= leg.max {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! Coordinate move text: `g1g3`, `a11a12`, with the promotion letter as a lower-case suffix
+//! (`c11c12u`), as Fairy-Max writes it.
+
+use crate::geometry::{parse_square, square_name};
+use crate::position::{Move, Position};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("`{0}` is not a move in coordinate notation (expected e.g. g1g3 or c11c12u)")]
+    Syntax(String),
+    #[error("`{0}` is not legal here")]
+    Illegal(String),
+    #[error("`{0}` needs a promotion letter (one of {1})")]
+    Ambiguous(String, String),
+}
+
+impl Position {
+    pub fn move_text(&self, m: Move) -> String {
+        let mut s = square_name(m.from) + &square_name(m.to);
+        if let Some(t) = m.promotion() {
+            s.push(self.game().letter(t).to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Finds the legal move a text names. Without a suffix, a forced promotion is accepted.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
+        let t = &self.game().tables;
+        let (files, ranks) = (t.files, t.ranks);
+        let syntax = || MoveError::Syntax(text.to_string());
+        let (from, n1) = parse_square(text, files, ranks).ok_or_else(syntax)?;
+        let (to, n2) = parse_square(&text[n1..], files, ranks).ok_or_else(syntax)?;
+        let rest = &text[n1 + n2..];
+        let suffix = match rest.len() {
+            0 => None,
+            1 if rest.as_bytes()[0].is_ascii_alphabetic() => Some(rest.as_bytes()[0].to_ascii_uppercase() as char),
+            2 if rest.starts_with('=') && rest.as_bytes()[1].is_ascii_alphabetic() => {
+                Some(rest.as_bytes()[1].to_ascii_uppercase() as char)
+            }
+            _ => return Err(syntax()),
+        };
+        let candidates: Vec<Move> = self.legal_moves().into_iter().filter(|m| m.from == from && m.to == to).collect();
+        let game = self.game().clone();
+        match suffix {
+            Some(l) => candidates
+                .into_iter()
+                .find(|m| m.promotion().is_some_and(|p| game.letter(p) == l))
+                .ok_or_else(|| MoveError::Illegal(text.to_string())),
+            None => match candidates.as_slice() {
+                [] => Err(MoveError::Illegal(text.to_string())),
+                [m] => Ok(*m),
+                many => Err(MoveError::Ambiguous(
+                    text.to_string(),
+                    many.iter().filter_map(|m| m.promotion()).map(|p| game.letter(p).to_ascii_lowercase()).collect(),
+                )),
+            },
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Zobrist keys computed on the fly by a 64-bit mixer: no tables to keep in cache, same keys on
+//! every run.
+
+#[inline]
+const fn mix(mut z: u64) -> u64 {
+    // splitmix64's finaliser
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[inline]
+pub fn piece(code: u8, cell: u16) -> u64 {
+    mix(((code as u64) << 16) | cell as u64)
+}
+
+#[inline]
+pub fn virgin(cell: u16) -> u64 {
+    mix((1 << 40) | cell as u64)
+}
+
+#[inline]
+pub fn ep(cell: u16) -> u64 {
+    mix((2 << 40) | cell as u64)
+}
+
+pub const SIDE: u64 = mix(3 << 40);

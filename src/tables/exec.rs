@@ -1,0 +1,252 @@
+//! Leg trees placed on the mailbox: cell offsets per colour, fast paths split out, and the attack
+//! instances that check detection reads.
+
+use super::legs::{Cont, Leg, Path, Stop};
+use crate::geometry::{MAX_LEAP, offset};
+
+/// One leg on the mailbox. `children` index the same program's `legs`.
+#[derive(Debug, Clone)]
+pub struct XLeg {
+    pub dx: i8,
+    pub dy: i8,
+    pub step: i16,
+    pub max: u8,
+    pub skip: u8,
+    pub stop: u8,
+    pub cont: Cont,
+    pub lame: Box<[i16]>,
+    pub jump: Box<[i16]>,
+    pub children: Box<[u16]>,
+    pub cylinder: bool,
+    pub sets_ep: bool,
+}
+
+/// Everything one piece type of one colour can do.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Single-step leaps without conditions: (offset, stop bits).
+    pub leaps: Vec<(i16, u8)>,
+    /// Plain sliders: (offset, max steps with 0 = unlimited, stop bits).
+    pub slides: Vec<(i16, u8, u8)>,
+    /// Everything else, as roots into `legs`.
+    pub complex: Vec<u16>,
+    /// Roots of initial-only paths (the piece has never moved).
+    pub initial: Vec<u16>,
+    pub legs: Vec<XLeg>,
+    /// Castling: (direction −1/+1, king distance).
+    pub castles: Vec<(i8, u8)>,
+    /// Some path can pass its own start square: generation treats that square as empty.
+    pub revisits_origin: bool,
+    /// Two paths can reach the same square with the same kind of move: deduplicate.
+    pub may_duplicate: bool,
+}
+
+/// A way one piece type attacks: the squares it needs empty or occupied, relative to the attacker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub empty: Box<[i16]>,
+    pub occupied: Box<[i16]>,
+    pub initial: bool,
+}
+
+/// Attack instances of one piece type and colour, indexed by the cell difference target − attacker.
+#[derive(Debug, Clone)]
+pub struct AttackTable {
+    /// (first instance, count) per difference + `DIFF_BASE`.
+    pub index: Vec<(u32, u16)>,
+    pub instances: Vec<Instance>,
+    /// Attacks cannot be listed by difference (cylinder moves): use the move generator instead.
+    pub by_generation: bool,
+}
+
+/// Cell differences range over ±(15 rows + 15 files).
+pub const DIFF_BASE: i16 = 15 * crate::geometry::STRIDE + 15;
+pub const DIFF_SIZE: usize = (2 * DIFF_BASE + 1) as usize;
+
+fn flip(v: (i8, i8), black: bool) -> (i8, i8) {
+    if black { (-v.0, -v.1) } else { v }
+}
+
+fn place(leg: &Leg, black: bool, legs: &mut Vec<XLeg>) -> u16 {
+    let (dx, dy) = flip(leg.step, black);
+    let at = legs.len();
+    legs.push(XLeg {
+        dx,
+        dy,
+        step: offset(dx, dy),
+        max: leg.max,
+        skip: leg.skip,
+        stop: leg.stop.0,
+        cont: leg.cont,
+        lame: leg.lame.iter().map(|&v| flip(v, black)).map(|(x, y)| offset(x, y)).collect(),
+        jump: leg.jump.iter().map(|&v| flip(v, black)).map(|(x, y)| offset(x, y)).collect(),
+        children: Box::new([]),
+        cylinder: leg.cylinder,
+        sets_ep: leg.sets_ep,
+    });
+    let children: Box<[u16]> = leg.next.iter().map(|n| place(n, black, legs)).collect();
+    legs[at].children = children;
+    at as u16
+}
+
+fn max_component(leg: &Leg) -> i8 {
+    let own = leg.step.0.abs().max(leg.step.1.abs());
+    leg.next.iter().map(max_component).fold(own, i8::max)
+}
+
+/// Places compiled paths for one colour. Fails when a leap is longer than the guard band.
+pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Program, String> {
+    let mut p = Program::default();
+    for path in paths {
+        match path {
+            Path::Castle { dir, n } => p.castles.push((if black { -dir } else { *dir }, *n)),
+            Path::Legs { initial, leg } => {
+                if max_component(leg) > MAX_LEAP {
+                    return Err(format!("a leap longer than {MAX_LEAP} squares is not supported"));
+                }
+                let simple = leg.next.is_empty()
+                    && leg.lame.is_empty()
+                    && leg.jump.is_empty()
+                    && leg.skip == 0
+                    && !leg.cylinder
+                    && !leg.sets_ep
+                    && !leg.stop.has(Stop::EP)
+                    && !initial;
+                let (dx, dy) = flip(leg.step, black);
+                if simple && leg.max == 1 {
+                    p.leaps.push((offset(dx, dy), leg.stop.0));
+                } else if simple {
+                    p.slides.push((offset(dx, dy), leg.max, leg.stop.0));
+                } else {
+                    let root = place(leg, black, &mut p.legs);
+                    if *initial { p.initial.push(root) } else { p.complex.push(root) }
+                }
+            }
+        }
+    }
+    let (targets, revisits) = enumerate_targets(paths, files, ranks);
+    p.revisits_origin = revisits;
+    p.may_duplicate = targets;
+    Ok(p)
+}
+
+/// One concrete walk of a path on an open board.
+struct Walk {
+    target: (i8, i8),
+    stop: u8,
+    empty: Vec<(i8, i8)>,
+    occupied: Vec<(i8, i8)>,
+    initial: bool,
+}
+
+fn walks(paths: &[Path], files: u8, ranks: u8) -> Vec<Walk> {
+    let mut out = Vec::new();
+    for path in paths {
+        if let Path::Legs { initial, leg } = path {
+            walk_leg(leg, (0, 0), &mut vec![], &mut vec![], *initial, files as i8, ranks as i8, &mut out);
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk_leg(
+    leg: &Leg,
+    start: (i8, i8),
+    empty: &mut Vec<(i8, i8)>,
+    occupied: &mut Vec<(i8, i8)>,
+    initial: bool,
+    files: i8,
+    ranks: i8,
+    out: &mut Vec<Walk>,
+) {
+    let (e0, o0) = (empty.len(), occupied.len());
+    let limit = if leg.max == 0 { 16 } else { leg.max as i32 };
+    let mut pos = start;
+    for j in 1..=limit {
+        pos = (pos.0 + leg.step.0, pos.1 + leg.step.1);
+        if pos.0.abs() >= files || pos.1.abs() >= ranks {
+            break;
+        }
+        if j as u8 > leg.skip {
+            let (e1, o1) = (empty.len(), occupied.len());
+            empty.extend(leg.lame.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
+            occupied.extend(leg.jump.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
+            if leg.stop.any() {
+                out.push(Walk { target: pos, stop: leg.stop.0, empty: empty.clone(), occupied: occupied.clone(), initial });
+            }
+            match leg.cont {
+                Cont::Never => {}
+                c => {
+                    let (e2, o2) = (empty.len(), occupied.len());
+                    match c {
+                        Cont::Empty => empty.push(pos),
+                        Cont::Occupied => occupied.push(pos),
+                        _ => {}
+                    }
+                    for n in &leg.next {
+                        walk_leg(n, pos, empty, occupied, initial, files, ranks, out);
+                    }
+                    empty.truncate(e2);
+                    occupied.truncate(o2);
+                }
+            }
+            empty.truncate(e1);
+            occupied.truncate(o1);
+            // A rider goes on only over an empty square.
+            empty.push(pos);
+        }
+    }
+    empty.truncate(e0);
+    occupied.truncate(o0);
+}
+
+/// (may two walks end on the same square with overlapping stop kinds, does a walk cross its origin)
+fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
+    let ws = walks(paths, files, ranks);
+    let revisits = ws.iter().any(|w| w.empty.contains(&(0, 0)) || w.occupied.contains(&(0, 0)) || w.target == (0, 0));
+    let mut dup = false;
+    for (i, a) in ws.iter().enumerate() {
+        if ws[i + 1..].iter().any(|b| b.target == a.target && a.stop & b.stop != 0) {
+            dup = true;
+            break;
+        }
+    }
+    (dup, revisits)
+}
+
+/// Attack instances: the walks that can capture on their target.
+pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> AttackTable {
+    let by_generation = paths.iter().any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
+    let mut per_diff: Vec<Vec<Instance>> = vec![Vec::new(); DIFF_SIZE];
+    for w in walks(paths, files, ranks) {
+        if w.stop & Stop::ENEMY == 0 || w.occupied.contains(&(0, 0)) {
+            continue;
+        }
+        let cellify = |v: &(i8, i8)| {
+            let (x, y) = flip(*v, black);
+            offset(x, y)
+        };
+        let inst = Instance {
+            empty: w.empty.iter().filter(|&&v| v != (0, 0)).map(cellify).collect(),
+            occupied: w.occupied.iter().map(cellify).collect(),
+            initial: w.initial,
+        };
+        let d = cellify(&w.target) + DIFF_BASE;
+        let slot = &mut per_diff[d as usize];
+        if !slot.contains(&inst) {
+            slot.push(inst);
+        }
+    }
+    let mut index = vec![(0u32, 0u16); DIFF_SIZE];
+    let mut instances = Vec::new();
+    for (d, list) in per_diff.into_iter().enumerate() {
+        index[d] = (instances.len() as u32, list.len() as u16);
+        instances.extend(list);
+    }
+    AttackTable { index, instances, by_generation }
+}
+
+fn has_cylinder(leg: &Leg) -> bool {
+    leg.cylinder || leg.next.iter().any(has_cylinder)
+}

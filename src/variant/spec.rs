@@ -1,0 +1,131 @@
+//! The parsed, unchecked variant file: every value as written, with its place. The parser guarantees
+//! the shape of each statement (the right tokens, keywords from their lists, integers that fit); whether
+//! the values make sense together (board sizes, FEN, letters, Betza) is `validate`'s job.
+
+use super::diag::{Source, Span, Spanned};
+use super::model::{BareKing, DiceNoMove, Outcome};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub struct VariantSpec {
+    pub source: Arc<Source>,
+    pub name: Option<Spanned<String>>,
+    /// Set until inheritance is resolved; a resolved (merged) spec has `None`.
+    pub inherit: Option<Spanned<String>>,
+    pub aliases: Vec<Spanned<String>>,
+    pub xboard: Option<XboardSpec>,
+    pub description: Option<Spanned<String>>,
+    pub board: Option<BoardSpec>,
+    /// In file order (after merging: parent order, replacements in place, additions at the end).
+    pub pieces: Vec<PieceSpec>,
+    pub start: Option<FenSpec>,
+    pub promotion: Option<PromotionSpec>,
+    pub castling_through_check: Option<Spanned<bool>>,
+    pub royal_initial_moves_safe: Option<Spanned<bool>>,
+    pub stalemate: Option<Spanned<Outcome>>,
+    pub bare_king: Option<Spanned<BareKing>>,
+    /// `Some(None)` is `off`.
+    pub repetition: Option<Spanned<Option<u32>>>,
+    pub move_count: Option<Spanned<Option<u32>>>,
+    pub dice: Option<DiceSpec>,
+    /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
+    /// board" after a malformed `board` line), since the parser has already reported them.
+    pub broken_keys: BTreeSet<&'static str>,
+    /// Letters of `piece` lines that could not be parsed; treated as declared so that the FEN and
+    /// promotion checks do not pile up follow-on errors.
+    pub broken_pieces: BTreeSet<char>,
+}
+
+impl VariantSpec {
+    pub fn empty(source: Arc<Source>) -> VariantSpec {
+        VariantSpec {
+            source,
+            name: None,
+            inherit: None,
+            aliases: Vec::new(),
+            xboard: None,
+            description: None,
+            board: None,
+            pieces: Vec::new(),
+            start: None,
+            promotion: None,
+            castling_through_check: None,
+            royal_initial_moves_safe: None,
+            stalemate: None,
+            bare_king: None,
+            repetition: None,
+            move_count: None,
+            dice: None,
+            broken_keys: BTreeSet::new(),
+            broken_pieces: BTreeSet::new(),
+        }
+    }
+
+    /// Where to point a diagnostic about something missing: the `variant` line, else line 1.
+    pub fn anchor(&self) -> Span {
+        match &self.name {
+            Some(n) => Span { src: n.span.src.clone(), line: n.span.line, col: 1, len: 7 },
+            None => Span { src: self.source.clone(), line: 1, col: 1, len: 1 },
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct XboardSpec {
+    pub name: Spanned<String>,
+    pub parent: Option<Spanned<String>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct BoardSpec {
+    pub files: Spanned<u32>,
+    pub ranks: Spanned<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceSpec {
+    /// Always an upper-case ASCII letter (the parser checks).
+    pub letter: Spanned<char>,
+    /// `None` for `piece X -` (remove an inherited piece).
+    pub body: Option<PieceBody>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceBody {
+    pub name: Spanned<String>,
+    pub betza: Spanned<String>,
+    /// The place of the `royal` flag when given.
+    pub royal: Option<Span>,
+    pub value: Option<Spanned<i32>>,
+}
+
+/// The `start` FEN, split into its space-separated fields.
+#[derive(Clone, Debug)]
+pub struct FenSpec {
+    pub fields: Vec<Spanned<String>>,
+    /// The key, for errors about the FEN as a whole.
+    pub key: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct PromotionSpec {
+    /// Letters of the promoting piece types, as one token (`P`, `PS`).
+    pub pawns: Spanned<String>,
+    pub zone: Option<Spanned<u32>>,
+    pub target: PromotionTargetSpec,
+}
+
+#[derive(Clone, Debug)]
+pub enum PromotionTargetSpec {
+    Choice(Spanned<String>),
+    ByFile(Spanned<String>),
+}
+
+#[derive(Clone, Debug)]
+pub struct DiceSpec {
+    /// (face, letter) as written in `8=K`.
+    pub faces: Vec<(Spanned<u32>, Spanned<char>)>,
+    pub no_move: Option<Spanned<DiceNoMove>>,
+    pub key: Span,
+}
