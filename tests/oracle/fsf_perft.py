@@ -32,7 +32,9 @@ NOTES = {
                'move that has 2+ pieces while the opponent has only its king has no moves (perft 0).',
     'capablanca': 'promotion suffix a c q r b n; castling written as the king move f1i1 / f1c1 (f8i8 / f8c8).',
     'makruk': 'no double step, no castling; white pawns promote on rank 6 (black on rank 3) to met only (a5a6m); '
-              'promoted pawns are written as plain m (no "~").',
+              'promoted pawns are written as plain m (no "~"). While the makruk counting rule runs, Fairy-Stockfish '
+              'writes counting limit and counting ply in the en-passant and halfmove fields (after a5a6m in '
+              '4k3/8/8/P7/8/8/8/4K3 w: "4k3/8/M7/8/8/8/8/4K3 b - 128 6 1"); no position here has it running.',
 }
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
@@ -136,8 +138,7 @@ def main():
     a = ap.parse_args()
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     fsf = Fsf(a.engine)
-    source = (f'Fairy-Stockfish {fsf.name.removeprefix("Fairy-Stockfish ")} (UCI id name "{fsf.name}"), Debian package '
-              f'fairy-stockfish {debian_version("fairy-stockfish")}, `go perft N`')
+    source = f'{fsf.name} (its UCI id name), Debian package fairy-stockfish {debian_version("fairy-stockfish")}, `go perft N`'
 
     for v in a.variants.split(','):
         fsf.variant(v)
