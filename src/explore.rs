@@ -131,3 +131,78 @@ pub fn list_line(dests: &[Destination]) -> String {
     dests.iter().map(|d| d.name()).collect::<Vec<_>>().join(" ")
 }
 
+
+/// Text diagram: the board with the piece `X`, friends `F`, enemies `E`, quiet destinations `*`
+/// and captures `x`; then the compiled legs.
+pub fn render(betza_text: &str, probe: &Probe, dests: &[Destination]) -> Result<String, String> {
+    let parsed = betza::parse(betza_text).map_err(|e| e.to_string())?;
+    let paths = crate::tables::legs::compile(&parsed).map_err(|e| e.to_string())?;
+    let sq = |s: &str| parse_square(s, probe.files, probe.ranks).map(|(c, _)| c);
+    let mut grid = vec![vec!['.'; probe.files as usize]; probe.ranks as usize];
+    let mut mark = |c: u16, ch: char| grid[rank_of(c) as usize][file_of(c) as usize] = ch;
+    for f in &probe.friends {
+        sq(f).into_iter().for_each(|c| mark(c, 'F'));
+    }
+    for e in &probe.enemies {
+        sq(e).into_iter().for_each(|c| mark(c, 'E'));
+    }
+    for d in dests {
+        mark(d.cell, if d.capture { 'x' } else { '*' });
+    }
+    sq(&probe.at).into_iter().for_each(|c| mark(c, 'X'));
+    let mut out = format!(
+        "{betza_text} (canonical {parsed}) from {}, {}{}: {} destinations\n",
+        probe.at,
+        if probe.black { "Black" } else { "White" },
+        if probe.moved { ", moved" } else { "" },
+        dests.len()
+    );
+    out += &board_text(&grid);
+    out += "X piece  * move  x capture  F friend  E enemy\n\ncompiled legs:\n";
+    out += &crate::tables::legs::describe(&paths);
+    Ok(out.trim_end().to_string())
+}
+
+/// Rows from the top rank down, with rank numbers and file letters.
+pub fn board_text(grid: &[Vec<char>]) -> String {
+    let mut out = String::new();
+    for (r, row) in grid.iter().enumerate().rev() {
+        out += &format!("{:>2} ", r + 1);
+        out += &row.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+        out.push('\n');
+    }
+    let files = grid.first().map_or(0, Vec::len);
+    out += "   ";
+    out += &(0..files).map(|f| ((b'a' + f as u8) as char).to_string()).collect::<Vec<_>>().join(" ");
+    out.push('\n');
+    out
+}
+
+/// The movement diagram of a piece type: on an empty board from the centre, `*` where it can move
+/// and capture, `m` move only, `c` capture only.
+pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String, String> {
+    let at = format!("{}{}", (b'a' + (files - 1) / 2) as char, ranks / 2);
+    let base = Probe { files, ranks, at: at.clone(), friends: vec![], enemies: vec![], black: false, moved: false };
+    let quiet = destinations(betza_text, &base)?;
+    let mut grid = vec![vec!['.'; files as usize]; ranks as usize];
+    for f in 0..files {
+        for r in 0..ranks {
+            let c = crate::geometry::cell(f, r);
+            let name = square_name(c);
+            if name == at {
+                grid[r as usize][f as usize] = 'X';
+                continue;
+            }
+            let moves = quiet.iter().any(|d| d.cell == c);
+            let probe = Probe { enemies: vec![name], ..base.clone() };
+            let captures = destinations(betza_text, &probe)?.iter().any(|d| d.cell == c && d.capture);
+            grid[r as usize][f as usize] = match (moves, captures) {
+                (true, true) => '*',
+                (true, false) => 'm',
+                (false, true) => 'c',
+                _ => '.',
+            };
+        }
+    }
+    Ok(board_text(&grid) + "X piece  * move or capture  m move only  c capture only\n")
+}

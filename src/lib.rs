@@ -10,4 +10,7 @@ pub mod variant;
 pub mod game;
 pub mod movegen;
 pub mod position;
+pub mod rules;
 pub mod explore;
+pub mod search;
+pub mod eval;

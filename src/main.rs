@@ -1,1 +1,169 @@
-fn main() {}
+//! The `acedrex` command line: thin wrappers over the library.
+
+use acedrex::explore::{Probe, destinations, list_line};
+use acedrex::game::Game;
+use acedrex::movegen::perft;
+use acedrex::position::Position;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// acedrex: a chess-variant engine where every variant is one data file.
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate variant files; prints every diagnostic, exit status 1 if any file is wrong.
+    Check {
+        /// Variant files to check.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
+    /// Show what one Betza string does from one square of an otherwise empty board.
+    Piece {
+        /// The piece in Betza/XBetza notation, e.g. 't[FR]'.
+        betza: String,
+        /// Board size, FILESxRANKS.
+        #[arg(long, default_value = "12x12")]
+        board: String,
+        /// The piece's square.
+        #[arg(long, default_value = "f6")]
+        at: String,
+        /// Squares holding friendly pieces, comma separated.
+        #[arg(long, value_delimiter = ',')]
+        friends: Vec<String>,
+        /// Squares holding enemy pieces, comma separated.
+        #[arg(long, value_delimiter = ',')]
+        enemies: Vec<String>,
+        /// The piece is Black (moves towards rank 1).
+        #[arg(long)]
+        black: bool,
+        /// The piece has moved already (no initial moves).
+        #[arg(long)]
+        moved: bool,
+        /// Print one line: the destinations sorted by file then rank, captures with a trailing x.
+        #[arg(long)]
+        list: bool,
+    },
+    /// Count legal move paths to a depth (Fairy-Stockfish's perft).
+    Perft {
+        depth: u32,
+        #[command(flatten)]
+        at: PositionArgs,
+        /// One line per root move: `move: count`.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves (sorted); a second line gives the result when the game is over.
+    Moves {
+        #[command(flatten)]
+        at: PositionArgs,
+    },
+}
+
+/// Where a command starts: a variant, an optional FEN and moves played from it.
+#[derive(clap::Args)]
+struct PositionArgs {
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long, default_value = "grant-acedrex")]
+    variant: String,
+    /// Start from this FEN instead of the variant's start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first, space separated, in coordinate notation.
+    #[arg(long, default_value = "")]
+    moves: String,
+}
+
+impl PositionArgs {
+    fn position(&self) -> Result<Position, String> {
+        let game: Arc<Game> = Game::new(acedrex::variant::load(&self.variant)?)?;
+        let mut pos = match &self.fen {
+            Some(f) => Position::from_fen(&game, f).map_err(|e| e.to_string())?,
+            None => Position::start(&game),
+        };
+        for (i, text) in self.moves.split_whitespace().enumerate() {
+            let m = pos.parse_move(text).map_err(|e| format!("move {} of --moves: {e}", i + 1))?;
+            pos.make(m);
+        }
+        Ok(pos)
+    }
+}
+
+fn parse_board(text: &str) -> Result<(u8, u8), String> {
+    let bad = || format!("board `{text}`: expected FILESxRANKS such as 12x12, each 1..16");
+    let (f, r) = text.split_once('x').ok_or_else(bad)?;
+    let (f, r): (u8, u8) = (f.parse().map_err(|_| bad())?, r.parse().map_err(|_| bad())?);
+    if !(1..=16).contains(&f) || !(1..=16).contains(&r) {
+        return Err(bad());
+    }
+    Ok((f, r))
+}
+
+fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Check { files } => {
+            let (report, ok) = acedrex::variant::check_files(&files);
+            print!("{report}");
+            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::Piece { betza, board, at, friends, enemies, black, moved, list } => {
+            let (files, ranks) = parse_board(&board)?;
+            let probe = Probe { files, ranks, at, friends, enemies, black, moved };
+            let dests = destinations(&betza, &probe)?;
+            if list {
+                println!("{}", list_line(&dests));
+            } else {
+                println!("{}", acedrex::explore::render(&betza, &probe, &dests)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Perft { depth, at, divide } => {
+            let mut pos = at.position()?;
+            let total = if divide {
+                let mut rows: Vec<(String, u64)> =
+                    perft::divide(&mut pos, depth).into_iter().map(|(m, n)| (pos.move_text(m), n)).collect();
+                rows.sort();
+                for (m, n) in &rows {
+                    println!("{m}: {n}");
+                }
+                rows.iter().map(|(_, n)| n).sum()
+            } else {
+                perft::perft(&mut pos, depth)
+            };
+            println!("Nodes searched: {total}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Moves { at } => {
+            let mut pos = at.position()?;
+            let moves = pos.legal_moves();
+            let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
+            texts.sort();
+            println!("{}", texts.join(" "));
+            if let Some(end) = pos.game_end_with(moves.len()) {
+                println!("result {end}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        eprintln!("acedrex: no command given; see `acedrex --help`");
+        return ExitCode::FAILURE;
+    };
+    match run(command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("acedrex: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

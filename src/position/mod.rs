@@ -205,17 +205,46 @@ impl Position {
 
     /// Clears a cell's virginity, keeping the hash in step when that virginity is a right.
     fn touch(&mut self, cell: u16) {
-        if self.virgin[cell as usize] {
+        if !self.virgin[cell as usize] {
+            return;
+        }
+        if self.is_right(cell) {
+            self.hash ^= zobrist::virgin(cell);
+        }
+        let code = self.board[cell as usize];
+        if code & (WHITE_BIT | BLACK_BIT) != 0 && self.royal[color_of(code) as usize] == cell {
+            // Castling partners only count while their royal piece is unmoved.
             self.virgin[cell as usize] = false;
-            if self.is_right(cell) {
-                self.hash ^= zobrist::virgin(cell);
+            let side = color_of(code);
+            for i in 0..self.pcount[side as usize] as usize {
+                let c = self.plist[side as usize][i];
+                if self.virgin[c as usize] && self.is_partner(c) {
+                    self.hash ^= zobrist::virgin(c);
+                }
             }
         }
+        self.virgin[cell as usize] = false;
     }
 
+    /// A piece whose virginity matters only as a castling partner.
+    fn is_partner(&self, cell: u16) -> bool {
+        let p = &self.game.tables.pieces[(self.board[cell as usize] & TYPE_MASK) as usize];
+        p.rights && p.program[0].initial.is_empty() && p.program[0].castles.is_empty()
+    }
+
+    /// Whether this cell's virginity is part of the position's identity: a piece with initial moves,
+    /// or a castling partner while its royal piece is unmoved. (A king that can only castle needs no
+    /// bit of its own: without partners its virginity changes nothing.)
     fn is_right(&self, cell: u16) -> bool {
         let code = self.board[cell as usize];
-        code & (WHITE_BIT | BLACK_BIT) != 0 && self.game.tables.pieces[(code & TYPE_MASK) as usize].rights
+        if code & (WHITE_BIT | BLACK_BIT) == 0 {
+            return false;
+        }
+        let p = &self.game.tables.pieces[(code & TYPE_MASK) as usize];
+        if !p.program[0].initial.is_empty() {
+            return true;
+        }
+        self.is_partner(cell) && self.virgin[self.royal[color_of(code) as usize] as usize]
     }
 
     /// Plays a (pseudo-)legal move.

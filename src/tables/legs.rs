@@ -531,3 +531,74 @@ fn merge_paths(paths: Vec<Path>) -> Vec<Path> {
     out.extend(castles);
     out
 }
+
+// ---- readable form ----------------------------------------------------------------------------
+
+fn stop_names(s: Stop) -> String {
+    let names: Vec<&str> = [(Stop::EMPTY, "empty"), (Stop::ENEMY, "enemy"), (Stop::OWN, "own"), (Stop::EP, "e.p.")]
+        .into_iter()
+        .filter(|&(b, _)| s.has(b))
+        .map(|(_, n)| n)
+        .collect();
+    names.join("|")
+}
+
+fn describe_leg(leg: &Leg, depth: usize, out: &mut String) {
+    use std::fmt::Write;
+    let pad = "  ".repeat(depth);
+    let reach = match leg.max {
+        1 => "leap".to_string(),
+        0 => "ride".to_string(),
+        n => format!("ride up to {n}"),
+    };
+    let _ = write!(out, "{pad}{reach} ({},{})", leg.step.0, leg.step.1);
+    if leg.skip > 0 {
+        let _ = write!(out, " skipping {}", leg.skip);
+    }
+    if !leg.lame.is_empty() {
+        let _ = write!(out, " if empty {:?}", leg.lame);
+    }
+    if !leg.jump.is_empty() {
+        let _ = write!(out, " if occupied {:?}", leg.jump);
+    }
+    if leg.cylinder {
+        out.push_str(" on a cylinder");
+    }
+    if leg.stop.any() {
+        let _ = write!(out, ", ends on {}", stop_names(leg.stop));
+    }
+    if leg.sets_ep {
+        out.push_str(", leaves e.p. rights");
+    }
+    if leg.cont != Cont::Never {
+        let cond = match leg.cont {
+            Cont::Empty => "empty",
+            Cont::Occupied => "occupied",
+            _ => "any",
+        };
+        let _ = write!(out, ", then from a square that is {cond}:");
+    }
+    out.push('\n');
+    for n in &leg.next {
+        describe_leg(n, depth + 1, out);
+    }
+}
+
+/// The compiled paths, one line per leg, continuation legs indented (White's view; +y = forward).
+pub fn describe(paths: &[Path]) -> String {
+    let mut out = String::new();
+    for p in paths {
+        match p {
+            Path::Castle { dir, n } => {
+                out += &format!("castle {} {n} squares towards the corner piece\n", if *dir > 0 { "right" } else { "left" })
+            }
+            Path::Legs { initial, leg } => {
+                if *initial {
+                    out += "first move only: ";
+                }
+                describe_leg(leg, 0, &mut out);
+            }
+        }
+    }
+    out
+}

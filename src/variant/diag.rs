@@ -17,12 +17,17 @@ impl Source {
     pub fn new(origin: &str, text: &str) -> Arc<Source> {
         // An editor's byte-order mark is invisible; dropping it keeps columns as the user sees them.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        Arc::new(Source { origin: origin.to_string(), text: text.to_string() })
+        Arc::new(Source {
+            origin: origin.to_string(),
+            text: text.to_string(),
+        })
     }
 
     /// Line `n` (1-based) without its line ending; empty past the end.
     pub fn line(&self, n: u32) -> &str {
-        let Some(i) = (n as usize).checked_sub(1) else { return "" };
+        let Some(i) = (n as usize).checked_sub(1) else {
+            return "";
+        };
         let line = self.text.split('\n').nth(i).unwrap_or("");
         line.strip_suffix('\r').unwrap_or(line)
     }
@@ -102,13 +107,22 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{}:{}:{}: {}", self.origin, self.line, self.col, self.message)?;
+        writeln!(
+            f,
+            "{}:{}:{}: {}",
+            self.origin, self.line, self.col, self.message
+        )?;
         let num = self.line.to_string();
         let gutter = " ".repeat(num.len());
         writeln!(f, " {num} | {}", self.source_line)?;
         // Copy tabs so the caret lines up under the same character whatever the tab width.
-        let pad: String =
-            self.source_line.chars().chain(std::iter::repeat(' ')).take(self.col.saturating_sub(1)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let pad: String = self
+            .source_line
+            .chars()
+            .chain(std::iter::repeat(' '))
+            .take(self.col.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
         write!(f, " {gutter} | {pad}{}", "^".repeat(self.width))
     }
 }
@@ -117,5 +131,9 @@ impl std::error::Error for Diagnostic {}
 
 /// Renders diagnostics one after another, separated by blank lines.
 pub fn render(diags: &[Diagnostic]) -> String {
-    diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n\n")
+    diags
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }

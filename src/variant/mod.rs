@@ -1,4 +1,24 @@
-//! Variant files: parse text to a spec, validate it into a [`Variant`].
+//! Variant files: parse text to a [`VariantSpec`] (spans kept, nothing checked), resolve `inherit`,
+//! validate into a [`Variant`]. Every problem becomes a [`Diagnostic`] that points into the file.
+//!
+//! ```
+//! let chess = acedrex::variant::builtin("chess").unwrap();
+//! assert_eq!((chess.files, chess.ranks), (8, 8));
+//! ```
 
+mod diag;
+mod load;
 mod model;
+mod parse;
+mod spec;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use diag::{Diagnostic, Source, Span, Spanned, render};
+pub use load::{builtin, builtin_names, check_files, load, parse_variant};
 pub use model::*;
+pub use parse::{KEYS, parse_spec};
+pub use spec::*;
+pub use validate::{MAX_BOARD, validate};

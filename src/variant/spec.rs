@@ -65,8 +65,18 @@ impl VariantSpec {
     /// Where to point a diagnostic about something missing: the `variant` line, else line 1.
     pub fn anchor(&self) -> Span {
         match &self.name {
-            Some(n) => Span { src: n.span.src.clone(), line: n.span.line, col: 1, len: 7 },
-            None => Span { src: self.source.clone(), line: 1, col: 1, len: 1 },
+            Some(n) => Span {
+                src: n.span.src.clone(),
+                line: n.span.line,
+                col: 1,
+                len: 7,
+            },
+            None => Span {
+                src: self.source.clone(),
+                line: 1,
+                col: 1,
+                len: 1,
+            },
         }
     }
 }

@@ -1,0 +1,401 @@
+//! Static evaluation, generic over variants. Everything is derived from the compiled tables once per
+//! game ([`EvalTables::new`]): piece values (the file's `value`, else estimated from mobility),
+//! piece-square tables from each piece's mobility per square, pawn advancement valued by what the
+//! pawn promotes into, plus king safety, bare-king awareness and tempo at evaluation time.
+
+use crate::game::Game;
+use crate::geometry::{STRIDE, cell, file_of, rank_of};
+use crate::position::{EMPTY, Position, TYPE_MASK, code};
+use crate::variant::{BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant};
+use std::sync::{Arc, OnceLock};
+
+/// First board cell (a1); piece-square tables are indexed by `cell - BASE`.
+const BASE: u16 = cell(0, 0);
+/// Cells from a1 to p16 inclusive.
+const SPAN: usize = (cell(15, 15) - BASE + 1) as usize;
+/// Share of squares holding a blocker when mobility is sampled: empty-board mobility overrates
+/// long-range sliders, real boards block them.
+const DENSITY: f64 = 0.25;
+const SAMPLES: usize = 12;
+/// Side to move bonus.
+const TEMPO: i32 = 12;
+
+/// Per-game evaluation data. Build once per [`Game`] and share.
+#[derive(Debug)]
+pub struct EvalTables {
+    /// Material value per piece type in centipawns; royal pieces 0.
+    pub value: Vec<i32>,
+    pub royal: Vec<bool>,
+    pub pawn: Vec<bool>,
+    /// Middlegame and endgame piece-square values (material included), interleaved per
+    /// `(side * types + type) * SPAN + cell - BASE`.
+    psq: Vec<(i16, i16)>,
+    types: usize,
+    /// Non-pawn, non-royal material of both sides at the start: the middlegame end of the phase.
+    phase_total: i32,
+    bare_king: bool,
+    /// Kings near the board edge need the safety terms scaled to the board size.
+    danger_radius: i32,
+}
+
+/// A deterministic generator so the derived tables never change between runs.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+}
+
+/// Average number of destinations of `ty` (of `side`) on each board square, over random boards
+/// with blockers (half own, half enemy) at `density`. Indexed by `cell - BASE`.
+fn mobility(game: &Arc<Game>, scratch: &mut Position, ty: u8, side: u8, density: f64, samples: usize) -> Vec<f64> {
+    let (files, ranks) = (game.tables.files, game.tables.ranks);
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (ty as u64) << 8 ^ side as u64);
+    let mut out = vec![0.0; SPAN];
+    let mut moves = Vec::new();
+    let samples = if density == 0.0 { 1 } else { samples };
+    scratch.side = side;
+    scratch.ep = 0;
+    for f in 0..files {
+        for r in 0..ranks {
+            let from = cell(f, r);
+            let mut total = 0usize;
+            for _ in 0..samples {
+                for f2 in 0..files {
+                    for r2 in 0..ranks {
+                        let c = cell(f2, r2);
+                        scratch.virgin[c as usize] = false;
+                        scratch.board[c as usize] = if c != from && rng.chance(density) {
+                            code(side ^ u8::from(rng.chance(0.5)), ty)
+                        } else {
+                            EMPTY
+                        };
+                    }
+                }
+                scratch.board[from as usize] = code(side, ty);
+                moves.clear();
+                scratch.piece_moves(from, &mut moves);
+                // Promotion choices repeat a destination: count squares, not moves.
+                moves.sort_unstable_by_key(|m| m.to);
+                moves.dedup_by_key(|m| m.to);
+                total += moves.len();
+            }
+            out[(from - BASE) as usize] = total as f64 / samples as f64;
+        }
+    }
+    out
+}
+
+/// Average of a per-cell table over the board.
+fn board_mean(game: &Game, table: &[f64]) -> f64 {
+    let (files, ranks) = (game.tables.files, game.tables.ranks);
+    let mut sum = 0.0;
+    for f in 0..files {
+        for r in 0..ranks {
+            sum += table[(cell(f, r) - BASE) as usize];
+        }
+    }
+    sum / (files as usize * ranks as usize) as f64
+}
+
+/// A scratch position of the game whose board the mobility sampler rewrites freely.
+fn scratch(game: &Arc<Game>) -> Position {
+    Position::start(game)
+}
+
+/// Mean sampled mobility of a chess knight and rook on 8x8: the two calibration points
+/// (knight = 300, rook = 500) of the value estimate.
+fn calibration() -> (f64, f64) {
+    static CAL: OnceLock<(f64, f64)> = OnceLock::new();
+    *CAL.get_or_init(|| {
+        let piece = |letter: char, text: &str, royal: bool| PieceDef {
+            letter,
+            name: letter.to_string(),
+            betza_text: text.into(),
+            betza: crate::betza::parse(text).expect("calibration Betza"),
+            royal,
+            value: None,
+        };
+        let v = Variant {
+            name: "calibration".into(),
+            aliases: vec![],
+            xboard_name: "calibration".into(),
+            xboard_parent: "fairy".into(),
+            description: String::new(),
+            files: 8,
+            ranks: 8,
+            pieces: vec![piece('K', "K", true), piece('N', "N", false), piece('R', "R", false)],
+            start_fen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(),
+            promotion: Promotion { pawns: vec![], zone: 1, to: PromotionTarget::Choice(vec![]) },
+            castling: CastlingRules::default(),
+            royal_initial_moves_safe: false,
+            end: EndRules { stalemated: Outcome::Draw, bare_king: BareKing::Off, repetition: None, move_count: None },
+            dice: None,
+        };
+        let game = Game::new(v).expect("calibration variant");
+        let mut s = scratch(&game);
+        let n = board_mean(&game, &mobility(&game, &mut s, 1, 0, DENSITY, SAMPLES));
+        let r = board_mean(&game, &mobility(&game, &mut s, 2, 0, DENSITY, SAMPLES));
+        (n, r)
+    })
+}
+
+/// Value from mean sampled mobility: a power law through knight = 300 and rook = 500.
+fn value_from_mobility(m: f64) -> i32 {
+    let (n, r) = calibration();
+    let b = (5.0f64 / 3.0).ln() / (r / n).ln();
+    (300.0 * (m.max(0.1) / n).powf(b)).round() as i32
+}
+
+/// Plies a pawn on each cell needs to reach a promotion cell by quiet moves on an empty board, and
+/// the best promotion value reachable that fast. Indexed by `cell - BASE`.
+fn promotion_distance(game: &Arc<Game>, scratch: &mut Position, ty: u8, side: u8, value: &[i32]) -> Vec<(u8, i32)> {
+    let (files, ranks) = (game.tables.files, game.tables.ranks);
+    let promos = &game.tables.promotions[side as usize];
+    let best_promo = |c: u16| promos[c as usize].iter().map(|&t| value[t as usize]).max();
+    let mut out = vec![(u8::MAX, 0); SPAN];
+    // Successors on the empty board, for a BFS from every cell.
+    let mut succ: Vec<Vec<u16>> = vec![Vec::new(); SPAN];
+    let mut moves = Vec::new();
+    scratch.side = side;
+    for f in 0..files {
+        for r in 0..ranks {
+            let c = cell(f, r);
+            scratch.board[c as usize] = EMPTY;
+            scratch.virgin[c as usize] = false;
+        }
+    }
+    for f in 0..files {
+        for r in 0..ranks {
+            let from = cell(f, r);
+            scratch.board[from as usize] = code(side, ty);
+            moves.clear();
+            scratch.piece_moves(from, &mut moves);
+            scratch.board[from as usize] = EMPTY;
+            succ[(from - BASE) as usize] = moves.iter().map(|m| m.to).collect();
+        }
+    }
+    for f in 0..files {
+        for r in 0..ranks {
+            let start = cell(f, r);
+            if best_promo(start).is_some() {
+                continue;
+            }
+            let mut seen = vec![false; SPAN];
+            let mut frontier = vec![start];
+            seen[(start - BASE) as usize] = true;
+            let mut dist = 0u8;
+            'bfs: while !frontier.is_empty() && dist < 32 {
+                dist += 1;
+                let mut next = Vec::new();
+                let mut found: Option<i32> = None;
+                for &c in &frontier {
+                    for &t in &succ[(c - BASE) as usize] {
+                        if let Some(v) = best_promo(t) {
+                            found = Some(found.map_or(v, |b: i32| b.max(v)));
+                        } else if !seen[(t - BASE) as usize] {
+                            seen[(t - BASE) as usize] = true;
+                            next.push(t);
+                        }
+                    }
+                }
+                if let Some(v) = found {
+                    out[(start - BASE) as usize] = (dist, v);
+                    break 'bfs;
+                }
+                frontier = next;
+            }
+        }
+    }
+    out
+}
+
+impl EvalTables {
+    /// Derives everything from the game's tables. Takes a few milliseconds: cache the result.
+    pub fn new(game: &Arc<Game>) -> EvalTables {
+        let t = &game.tables;
+        let types = t.pieces.len();
+        let (files, ranks) = (t.files, t.ranks);
+        let royal: Vec<bool> = t.pieces.iter().map(|p| p.royal).collect();
+        let pawn: Vec<bool> = t.pieces.iter().map(|p| p.pawn).collect();
+        let mut s = scratch(game);
+        // Sampled mobility per side and type.
+        let mob: Vec<[Vec<f64>; 2]> = (0..types as u8)
+            .map(|ty| [0, 1].map(|side| mobility(game, &mut s, ty, side, DENSITY, SAMPLES)))
+            .collect();
+        let value: Vec<i32> = (0..types)
+            .map(|ty| {
+                if royal[ty] {
+                    0
+                } else if let Some(v) = game.variant.pieces[ty].value {
+                    v
+                } else if pawn[ty] {
+                    100
+                } else {
+                    value_from_mobility(board_mean(game, &mob[ty][0]))
+                }
+            })
+            .collect();
+        let centre = |c: u16| {
+            let df = (2.0 * file_of(c) as f64 - (files - 1) as f64).abs() / 2.0;
+            let dr = (2.0 * rank_of(c) as f64 - (ranks - 1) as f64).abs() / 2.0;
+            -(df + dr)
+        };
+        let mut psq = vec![(0i16, 0i16); 2 * types * SPAN];
+        for ty in 0..types {
+            for side in 0..2usize {
+                let m = &mob[ty][side];
+                let mean = board_mean(game, m).max(0.5);
+                let promo = pawn[ty].then(|| promotion_distance(game, &mut s, ty as u8, side as u8, &value));
+                for f in 0..files {
+                    for r in 0..ranks {
+                        let c = cell(f, r);
+                        let i = (c - BASE) as usize;
+                        let v = value[ty] as f64;
+                        let rel = (m[i] - mean) / mean;
+                        let (mg, eg) = if royal[ty] {
+                            // Stay home while the enemy has pieces, centralise in the endgame.
+                            let home = if side == 0 { r } else { ranks - 1 - r } as f64;
+                            (-12.0 * home.min(3.0) - 4.0 * (home - 3.0).max(0.0) + 2.0 * centre(c), 8.0 * centre(c))
+                        } else if let Some(p) = &promo {
+                            let (d, to) = p[i];
+                            let gain = (to - value[ty]).max(0) as f64;
+                            let eg = if d == u8::MAX { 0.0 } else { gain * 0.35 * 0.6f64.powi(d as i32 - 1) };
+                            // A little centre for pawns too: central pawns control more.
+                            (v + eg * 0.4 + 3.0 * rel * 10.0, v + eg)
+                        } else {
+                            let pst = (0.15 * v * rel).clamp(-60.0, 60.0);
+                            (v + pst, v + pst * 0.6)
+                        };
+                        psq[(side * types + ty) * SPAN + i] = (mg.round() as i16, eg.round() as i16);
+                    }
+                }
+            }
+        }
+        let start = scratch(game);
+        let phase_total = (0..2)
+            .flat_map(|side| start.pieces(side).iter().map(move |&c| (side, c)))
+            .map(|(_, c)| (start.at(c) & TYPE_MASK) as usize)
+            .filter(|&ty| !pawn[ty] && !royal[ty])
+            .map(|ty| value[ty])
+            .sum::<i32>()
+            .max(1);
+        EvalTables {
+            value,
+            royal,
+            pawn,
+            psq,
+            types,
+            phase_total,
+            bare_king: game.variant.end.bare_king != BareKing::Off,
+            danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
+        }
+    }
+
+    /// Piece-square entry (material included) of a piece code on a cell: (middlegame, endgame).
+    #[inline]
+    pub fn psq(&self, side: u8, ty: u8, c: u16) -> (i32, i32) {
+        let (mg, eg) = self.psq[(side as usize * self.types + ty as usize) * SPAN + (c - BASE) as usize];
+        (mg as i32, eg as i32)
+    }
+
+    /// Evaluation from the side to move's point of view, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut mg = [0i32; 2];
+        let mut eg = [0i32; 2];
+        let mut phase = 0;
+        let mut nonroyal = [0i32; 2];
+        for side in 0..2u8 {
+            for &c in pos.pieces(side) {
+                let ty = pos.at(c) & TYPE_MASK;
+                let (a, b) = self.psq(side, ty, c);
+                mg[side as usize] += a;
+                eg[side as usize] += b;
+                let t = ty as usize;
+                if !self.royal[t] {
+                    nonroyal[side as usize] += 1;
+                    if !self.pawn[t] {
+                        phase += self.value[t];
+                    }
+                }
+            }
+        }
+        let phase = phase.min(self.phase_total);
+        // King safety: enemy pieces close to the royal piece, and own pawns beside it.
+        for side in 0..2u8 {
+            let k = pos.royal_square(side);
+            if k == 0 {
+                continue;
+            }
+            let mut danger = 0;
+            for &c in pos.pieces(side ^ 1) {
+                let ty = (pos.at(c) & TYPE_MASK) as usize;
+                if self.pawn[ty] || self.royal[ty] {
+                    continue;
+                }
+                let d = chebyshev(k, c);
+                if d <= self.danger_radius {
+                    danger += (self.danger_radius + 1 - d) * self.value[ty] / 100;
+                }
+            }
+            let mut shield = 0;
+            for &c in pos.pieces(side) {
+                if self.pawn[(pos.at(c) & TYPE_MASK) as usize] && chebyshev(k, c) == 1 {
+                    shield += 1;
+                }
+            }
+            mg[side as usize] -= (danger * danger / 4).min(400) - 8 * shield.min(3);
+        }
+        let white = [0, 1].map(|i| if i == 0 { 1 } else { -1 });
+        let mut score = 0;
+        for side in 0..2 {
+            let s = (mg[side] * phase + eg[side] * (self.phase_total - phase)) / self.phase_total;
+            score += white[side] * s;
+        }
+        if self.bare_king {
+            // Pieces are worth more when losing the last one loses the game.
+            const FEW: [i32; 4] = [600, 200, 80, 30];
+            for side in 0..2 {
+                if let Some(&p) = FEW.get(nonroyal[side] as usize) {
+                    score -= white[side] * p;
+                }
+            }
+        }
+        let stm = pos.side_to_move();
+        (if stm == 0 { score } else { -score }) + TEMPO
+    }
+}
+
+/// King-move distance between two board cells.
+#[inline]
+fn chebyshev(a: u16, b: u16) -> i32 {
+    let d = a as i32 - b as i32;
+    // Cells are rank * STRIDE + file: split the difference into rank and file parts.
+    let s = STRIDE as i32;
+    let dr = (d + s / 2).div_euclid(s);
+    let df = d - dr * s;
+    dr.abs().max(df.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chebyshev_matches_coordinates() {
+        for a in [(0u8, 0u8), (5, 7), (11, 11), (15, 0)] {
+            for b in [(0u8, 0u8), (3, 9), (11, 0), (15, 15)] {
+                let want = (a.0 as i32 - b.0 as i32).abs().max((a.1 as i32 - b.1 as i32).abs());
+                assert_eq!(chebyshev(cell(a.0, a.1), cell(b.0, b.1)), want, "{a:?} {b:?}");
+            }
+        }
+    }
+}

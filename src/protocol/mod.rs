@@ -1,0 +1,289 @@
+//! Front ends for chess GUIs: [`xboard`] (CECP v2, XBoard/WinBoard) and [`uci`] (UCI, e.g. Cute
+//! Chess). Both are thin: they turn protocol lines into calls on the library and print the answers.
+//!
+//! Shared here: the variant registry (built-ins plus user files), the line reader thread, the
+//! locked writer both the controller and the search thread print through, and FEN normalisation
+//! for the FEN dialects GUIs send.
+
+pub mod uci;
+pub mod xboard;
+
+use crate::game::Game;
+use crate::variant::Variant;
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+
+/// Which protocol a GUI speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Xboard,
+    Uci,
+}
+
+/// The protocol a GUI's first line announces (`xboard` or `uci`), if any.
+pub fn detect(first_line: &str) -> Option<Protocol> {
+    match first_line.trim() {
+        "xboard" => Some(Protocol::Xboard),
+        "uci" => Some(Protocol::Uci),
+        _ => None,
+    }
+}
+
+/// Start-up settings that do not come through the protocol itself (command-line flags).
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Variant files (or directories of `*.txt` files) to offer besides the built-ins.
+    pub variant_files: Vec<PathBuf>,
+    /// The variant to start in (UCI only: XBoard always names it).
+    pub variant: Option<String>,
+}
+
+/// Runs `protocol` until `quit` or end of input.
+pub fn run<R, W>(protocol: Protocol, input: R, output: W, config: &Config) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    match protocol {
+        Protocol::Xboard => xboard::run_with(input, output, config),
+        Protocol::Uci => uci::run_with(input, output, config),
+    }
+}
+
+/// The variants a session can play: the built-ins, then user files (a later file with the same
+/// name wins).
+#[derive(Debug, Clone)]
+pub struct Registry {
+    variants: Vec<Variant>,
+}
+
+impl Registry {
+    /// The built-ins only.
+    pub fn builtin() -> Registry {
+        let variants = crate::variant::builtin_names().into_iter().filter_map(crate::variant::builtin).collect();
+        Registry { variants }
+    }
+
+    /// The built-ins plus `files`; the second value lists the files that failed to load.
+    pub fn with_files(files: &[PathBuf]) -> (Registry, Vec<String>) {
+        let mut r = Registry::builtin();
+        let errors = files.iter().filter_map(|f| r.load_path(&f.to_string_lossy()).err()).collect();
+        (r, errors)
+    }
+
+    /// Loads one variant file, or every `*.txt` file of a directory. Returns the names loaded.
+    pub fn load_path(&mut self, path: &str) -> Result<Vec<String>, String> {
+        let p = Path::new(path.trim());
+        let files: Vec<PathBuf> = if p.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "txt"))
+                .collect();
+            v.sort();
+            v
+        } else if p.is_file() {
+            vec![p.to_path_buf()]
+        } else {
+            return Err(format!("no variant file or directory {}", p.display()));
+        };
+        let mut names = Vec::new();
+        let mut errors = Vec::new();
+        for f in files {
+            let shown = f.display().to_string();
+            let loaded = std::fs::read_to_string(&f)
+                .map_err(|e| format!("cannot read {shown}: {e}"))
+                .and_then(|text| crate::variant::parse_variant(&shown, &text).map_err(|d| crate::variant::render(&d)))
+                // A variant that does not compile cannot be played; say so now rather than at `variant`.
+                .and_then(|v| Game::new(v.clone()).map(|_| v).map_err(|e| format!("{shown}: {e}")));
+            match loaded {
+                Ok(v) => {
+                    names.push(v.name.clone());
+                    self.variants.push(v);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if errors.is_empty() { Ok(names) } else { Err(errors.join("\n")) }
+    }
+
+    /// A variant by canonical name, alias or XBoard name (ASCII case ignored); `standard` is chess.
+    pub fn find(&self, name: &str) -> Option<&Variant> {
+        let name = name.trim();
+        let name = if name.eq_ignore_ascii_case("standard") { "chess" } else { name };
+        let is = |s: &str| s.eq_ignore_ascii_case(name);
+        let rev = || self.variants.iter().rev();
+        rev()
+            .find(|v| is(&v.name))
+            .or_else(|| rev().find(|v| v.aliases.iter().any(|a| is(a))))
+            .or_else(|| rev().find(|v| is(&v.xboard_name)))
+    }
+
+    /// Canonical names, each once, built-ins first.
+    pub fn names(&self) -> Vec<String> {
+        dedup(self.variants.iter().map(|v| v.name.clone()))
+    }
+
+    /// XBoard names, each once, built-ins first.
+    pub fn xboard_names(&self) -> Vec<String> {
+        dedup(self.variants.iter().map(|v| v.xboard_name.clone()))
+    }
+}
+
+fn dedup(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// What the controller thread waits for: a line from the GUI, the end of input, or a finished
+/// search (by search id).
+#[derive(Debug)]
+pub(crate) enum Event {
+    Line(String),
+    Eof,
+    Done(u64),
+}
+
+/// Reads lines on their own thread so the controller can wait for input and for the search at
+/// once. Bytes that are not UTF-8 are replaced, never fatal.
+pub(crate) fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).trim().to_string();
+                    if tx.send(Event::Line(line)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = tx.send(Event::Eof);
+    });
+}
+
+/// The GUI-facing writer, shared by the controller and the search thread; every line is flushed.
+#[derive(Clone)]
+pub(crate) struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    pub(crate) fn new(w: impl Write + Send + 'static) -> Out {
+        Out(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    pub(crate) fn line(&self, text: &str) -> io::Result<()> {
+        // A panic elsewhere must not silence the engine: take the writer even if poisoned.
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        w.write_all(text.as_bytes())?;
+        w.write_all(b"\n")?;
+        w.flush()
+    }
+}
+
+/// Rewrites a GUI's FEN into the form `Position::from_fen` reads:
+/// - XBoard's 5-field FEN (no e.p. field, as XBoard writes it for grande-acedrex) gets `-` for e.p.;
+/// - castling letters that are files (X-FEN/Shredder-FEN, XBoard's `Gg` for an unmoved king)
+///   become `K`/`Q`/`k`/`q`: in a castling variant by the side of the king they are on, otherwise
+///   `K`/`k` (the royal piece keeps its initial moves).
+pub fn normalize_fen(game: &Game, fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 3 {
+        return fields.join(" ");
+    }
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut out: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    if fields.len() == 5 && numeric(fields[3]) && numeric(fields[4]) {
+        out.insert(3, "-".into());
+    }
+    out[2] = normalize_rights(game, fields[0], fields[2]);
+    out.join(" ")
+}
+
+fn normalize_rights(game: &Game, placement: &str, rights: &str) -> String {
+    if rights == "-" || rights.chars().all(|c| "KQkq".contains(c)) {
+        return rights.to_string();
+    }
+    let t = &game.tables;
+    let rows: Vec<&str> = placement.split('/').collect();
+    let royal_file = |row: Option<&&str>, white: bool| -> Option<u8> {
+        let mut file = 0u32;
+        let mut digits = String::new();
+        for c in row?.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            file += digits.parse::<u32>().unwrap_or(0);
+            digits.clear();
+            let royal = game.variant.piece_index(c).is_some_and(|i| game.variant.pieces[i].royal);
+            if royal && c.is_ascii_uppercase() == white {
+                return u8::try_from(file).ok();
+            }
+            file += 1;
+        }
+        None
+    };
+    let kings = [royal_file(rows.last(), true), royal_file(rows.first(), false)];
+    let mut out = String::new();
+    for c in rights.chars() {
+        let white = c.is_ascii_uppercase();
+        let mapped = match c.to_ascii_uppercase() {
+            'K' | 'Q' => c.to_ascii_uppercase(),
+            f @ 'A'..='P' if t.castling => {
+                let king = kings[usize::from(!white)].unwrap_or(t.files / 2);
+                if f as u8 - b'A' > king { 'K' } else { 'Q' }
+            }
+            'A'..='P' => 'K',
+            _ => continue,
+        };
+        let mapped = if white { mapped } else { mapped.to_ascii_lowercase() };
+        if !out.contains(mapped) {
+            out.push(mapped);
+        }
+    }
+    // from_fen wants White's letters first.
+    let mut sorted: Vec<char> = out.chars().collect();
+    sorted.sort_by_key(|c| "KQkq".find(*c));
+    if sorted.is_empty() { "-".into() } else { sorted.into_iter().collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(name: &str) -> Arc<Game> {
+        Game::new(crate::variant::builtin(name).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn xboard_fens_are_normalised() {
+        let g = game("grant-acedrex");
+        assert_eq!(
+            normalize_fen(&g, "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Gg 0 1"),
+            "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Kk - 0 1"
+        );
+        let c = game("chess");
+        assert_eq!(normalize_fen(&c, "4k2r/8/8/8/8/8/8/R3K3 w AHh - 0 1"), "4k2r/8/8/8/8/8/8/R3K3 w KQk - 0 1");
+        assert_eq!(normalize_fen(&c, "8/8/8/8/8/8/8/8 w KQkq e3 0 1"), "8/8/8/8/8/8/8/8 w KQkq e3 0 1");
+    }
+
+    #[test]
+    fn registry_finds_by_any_name() {
+        let r = Registry::builtin();
+        assert_eq!(r.find("grande-acedrex").unwrap().name, "grant-acedrex");
+        assert_eq!(r.find("normal").unwrap().name, "chess");
+        assert_eq!(r.find("Standard").unwrap().name, "chess");
+        assert!(r.find("nonsense").is_none());
+        assert_eq!(r.xboard_names()[0], "grande-acedrex");
+    }
+}

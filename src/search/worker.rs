@@ -1,0 +1,840 @@
+//! One search thread: iterative deepening over a PVS alpha-beta with quiescence, and expectimax
+//! chance nodes for dice variants. Several workers share one transposition table (Lazy SMP).
+
+use super::movepick::{is_capture, tactical_moves};
+use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, Tt};
+use super::{Info, Score};
+use crate::eval::EvalTables;
+use crate::position::{Move, Position, TYPE_MASK};
+use crate::rules::{GameEnd, Winner};
+use crate::variant::{BareKing, DiceNoMove};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub const MAX_PLY: usize = 96;
+pub const INF: i32 = 32000;
+pub const MATE: i32 = 31000;
+/// Scores beyond this are mates (or won/lost game ends) in at most `MAX_PLY` plies.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+const NO_MOVE: Move = Move { from: 0, to: 0, extra: 0, promo: 0, kind: 0 };
+/// First board cell (a1) and the cells up to p16: history is indexed by `to - BASE`.
+const BASE: u16 = crate::geometry::cell(0, 0);
+const SPAN: usize = (crate::geometry::cell(15, 15) - BASE + 1) as usize;
+const HISTORY_MAX: i32 = 16384;
+
+/// Ordering score bands.
+const SCORE_HASH: i32 = 1 << 30;
+const SCORE_GOOD_TACTICAL: i32 = 1 << 26;
+const SCORE_KILLER: i32 = 1 << 25;
+const SCORE_BAD_CAPTURE: i32 = 1 << 24;
+
+/// What all workers of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub et: &'a EvalTables,
+    /// Set by the main worker when it finishes, or when a limit is hit: every worker stops.
+    pub stop: AtomicBool,
+    /// The caller's stop flag.
+    pub external: &'a AtomicBool,
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+    pub node_limit: Option<u64>,
+    /// Dice: (piece type, faces showing it); empty without dice.
+    pub dice: Vec<(u8, u32)>,
+    pub dice_pass: bool,
+    /// Piece types that are royal.
+    pub royal_types: Vec<u8>,
+    pub bare_king: bool,
+    pub move_count: Option<u16>,
+}
+
+/// One search thread's state.
+pub struct Worker<'a> {
+    pub pos: Position,
+    sh: &'a Shared<'a>,
+    pub id: usize,
+    pub nodes: u64,
+    /// Nodes not yet added to `sh.nodes`.
+    pending: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    moves: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
+    scratch: Vec<Move>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Legal root moves (those of the roll in a dice game).
+    pub root_moves: Vec<Move>,
+    /// Best root move of the iteration in progress, once one has been searched fully.
+    pub root_best: Option<(Move, i32)>,
+    lmr: Vec<[u8; 64]>,
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Internal score to the API's.
+pub fn score_of(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-(MATE + v) / 2)
+    } else {
+        Score::Cp(v)
+    }
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(pos: Position, sh: &'a Shared<'a>, id: usize, root_moves: Vec<Move>) -> Worker<'a> {
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (m, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+                    }
+                }
+                row
+            })
+            .collect();
+        Worker {
+            pos,
+            sh,
+            id,
+            nodes: 0,
+            pending: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[NO_MOVE; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 32 * SPAN],
+            moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
+            scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
+            scratch: Vec::with_capacity(64),
+            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+            root_best: None,
+            lmr,
+        }
+    }
+
+    pub fn pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    /// Counts a node and, every 1024 nodes, looks at the clock and the stop flags.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.pending += 1;
+        if let Some(limit) = self.sh.node_limit
+            && self.sh.nodes.load(Ordering::Relaxed) + self.pending >= limit
+        {
+            self.sh.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+        if self.pending >= 1024 {
+            self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
+            self.pending = 0;
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        if self.sh.external.load(Ordering::Relaxed) {
+            self.sh.stop.store(true, Ordering::Relaxed);
+        }
+        if self.id == 0
+            && let Some(hard) = self.sh.hard
+            && self.sh.start.elapsed() >= hard
+        {
+            self.sh.stop.store(true, Ordering::Relaxed);
+        }
+        if self.sh.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Adds this worker's uncounted nodes to the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
+        self.pending = 0;
+    }
+
+    fn nonroyal(&self, side: u8) -> usize {
+        let royals: usize = self.sh.royal_types.iter().map(|&t| self.pos.count(side, t) as usize).sum();
+        self.pos.pieces(side).len() - royals
+    }
+
+    /// Score of a finished game for the side to move.
+    fn end_score(&self, end: GameEnd, ply: usize) -> i32 {
+        let stm_white = self.pos.side_to_move() == 0;
+        match end.winner {
+            Winner::Draw => 0,
+            Winner::White if stm_white => MATE - ply as i32,
+            Winner::Black if !stm_white => MATE - ply as i32,
+            _ => -(MATE - ply as i32),
+        }
+    }
+
+    /// Is there any legal move? (Stops at the first.)
+    fn has_legal_move(&mut self) -> bool {
+        let mut list = std::mem::take(&mut self.scratch);
+        list.clear();
+        self.pos.pseudo_moves(&mut list);
+        let any = list.iter().any(|&m| self.pos.is_legal(m));
+        self.scratch = list;
+        any
+    }
+
+    /// The bare-king rule, checked only when a side has nothing but royal pieces left.
+    fn bare_king_end(&mut self, ply: usize) -> Option<i32> {
+        if !self.sh.bare_king || (self.nonroyal(0) != 0 && self.nonroyal(1) != 0) {
+            return None;
+        }
+        let n = usize::from(self.has_legal_move());
+        self.pos.game_end_with(n).map(|e| self.end_score(e, ply))
+    }
+
+    /// Makes `m` if it is legal; returns false (position unchanged) otherwise.
+    #[inline]
+    fn make_legal(&mut self, m: Move) -> bool {
+        let side = self.pos.side_to_move();
+        let royal = self.pos.royal_square(side);
+        if royal != 0 && (m.kind() == Move::CASTLE || (m.kind & Move::INITIAL != 0 && m.from == royal)) {
+            // Castling and safe royal initial moves have extra conditions: the generator's check.
+            if !self.pos.is_legal(m) {
+                return false;
+            }
+            self.pos.make(m);
+            return true;
+        }
+        self.pos.make(m);
+        let royal = self.pos.royal_square(side);
+        if royal != 0 && self.pos.attacked(royal, side ^ 1) {
+            self.pos.unmake();
+            return false;
+        }
+        true
+    }
+
+    fn hist_index(&self, m: Move) -> usize {
+        let side = self.pos.side_to_move() as usize;
+        let ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
+        (side * 32 + ty) * SPAN + (m.to - BASE) as usize
+    }
+
+    fn value_at(&self, cell: u16) -> i32 {
+        self.sh.et.value[(self.pos.at(cell) & TYPE_MASK) as usize]
+    }
+
+    /// Ordering value of a tactical move: MVV-LVA plus promotion gain; captures by a more valuable
+    /// piece onto a defended square go below the killers.
+    fn tactical_score(&self, m: Move, check_defended: bool) -> i32 {
+        let et = self.sh.et;
+        let victim = if m.kind() == Move::EN_PASSANT {
+            self.value_at(m.extra)
+        } else if is_capture(&self.pos, m) {
+            self.value_at(m.to)
+        } else {
+            0
+        };
+        let attacker_ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
+        let attacker = if et.royal[attacker_ty] { 0 } else { et.value[attacker_ty] };
+        let promo = m.promotion().map_or(0, |t| et.value[t as usize] - attacker);
+        let base = victim * 16 + promo * 16 - attacker / 16;
+        if check_defended
+            && promo == 0
+            && attacker > victim + 50
+            && self.pos.attacked(m.to, self.pos.side_to_move() ^ 1)
+        {
+            return SCORE_BAD_CAPTURE + base;
+        }
+        SCORE_GOOD_TACTICAL + base
+    }
+
+    fn score_moves(&mut self, ply: usize, tt_move: Option<(u16, u16, u8)>) {
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        let killers = self.killers[ply];
+        for i in 0..self.moves[ply].len() {
+            let m = self.moves[ply][i];
+            let s = if tt_move == Some((m.from, m.to, m.promo)) {
+                SCORE_HASH
+            } else if m.promo != 0 || is_capture(&self.pos, m) {
+                self.tactical_score(m, true)
+            } else if m == killers[0] {
+                SCORE_KILLER + 1
+            } else if m == killers[1] {
+                SCORE_KILLER
+            } else {
+                self.history[self.hist_index(m)]
+            };
+            scores.push(s);
+        }
+        self.scores[ply] = scores;
+    }
+
+    /// Moves the best-scored remaining move to position `i` and returns it.
+    #[inline]
+    fn pick(&mut self, ply: usize, i: usize) -> (Move, i32) {
+        let scores = &mut self.scores[ply];
+        let moves = &mut self.moves[ply];
+        let mut best = i;
+        for j in i + 1..scores.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        scores.swap(i, best);
+        moves.swap(i, best);
+        (moves[i], scores[i])
+    }
+
+    fn update_history(&mut self, m: Move, bonus: i32) {
+        let i = self.hist_index(m);
+        let h = &mut self.history[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let next = self.pv_len[ply + 1].max(ply + 1);
+        for j in ply + 1..next {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = next;
+    }
+
+    /// Principal variation search. `in_check`: the side to move is in check (the caller knows).
+    pub fn search(&mut self, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32, in_check: bool, null_ok: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if in_check && ply > 0 && depth < MAX_PLY as i32 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(ply, alpha, beta, in_check);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            // Draws by repetition (one earlier occurrence is enough inside the tree) and move count.
+            if self.pos.halfmove_clock() >= 4 && self.pos.repetitions() >= 1 {
+                return 0;
+            }
+            if let Some(n) = self.sh.move_count
+                && self.pos.halfmove_clock() >= n
+            {
+                return 0;
+            }
+            if let Some(v) = self.bare_king_end(ply) {
+                return v;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { self.sh.et.evaluate(&self.pos) };
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = self.pos.hash();
+        let hit = self.sh.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+        {
+            let v = from_tt(h.score, ply);
+            if (h.bound == BOUND_EXACT)
+                || (h.bound == BOUND_LOWER && v >= beta)
+                || (h.bound == BOUND_UPPER && v <= alpha)
+            {
+                return v;
+            }
+        }
+        if !self.sh.dice.is_empty() && ply > 0 {
+            return self.chance(depth, ply, alpha, beta);
+        }
+        let eval = if in_check {
+            -INF
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            self.sh.et.evaluate(&self.pos)
+        };
+        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 6 && eval - 90 * depth >= beta {
+                return eval;
+            }
+            // Null move, unless the side has only pawns and royal pieces (zugzwang).
+            if null_ok && depth >= 3 && eval >= beta && self.has_pieces(self.pos.side_to_move()) {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                self.pos.make_null();
+                let v = -self.search(depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+        // Without a hash move, a shallower search is as good as an ordering guess.
+        if tt_move.is_none() && depth >= 5 && pv_node {
+            depth -= 1;
+        }
+
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        self.pos.pseudo_moves(&mut list);
+        if ply == 0 {
+            let roots = &self.root_moves;
+            list.retain(|m| roots.contains(m));
+        }
+        self.moves[ply] = list;
+        self.score_moves(ply, tt_move);
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move: Option<Move> = None;
+        let mut legal = 0usize;
+        let mut quiets_tried = 0usize;
+        let mut quiets: [Move; 64] = [NO_MOVE; 64];
+        let n = self.moves[ply].len();
+        for i in 0..n {
+            let (m, order) = self.pick(ply, i);
+            let tactical = m.promo != 0 || is_capture(&self.pos, m);
+            if ply > 0 && !in_check && legal > 0 && !tactical && best > -MATE_BOUND && order < SCORE_KILLER {
+                // Late move pruning and futility pruning of quiet moves.
+                if depth <= 5 && quiets_tried >= (4 + 2 * depth * depth) as usize {
+                    continue;
+                }
+                if depth <= 3 && eval + 80 + 110 * depth <= alpha {
+                    continue;
+                }
+            }
+            if !self.make_legal(m) {
+                continue;
+            }
+            self.sh.tt.prefetch(self.pos.hash());
+            legal += 1;
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1;
+            let v = if legal == 1 {
+                -self.search(new_depth, ply + 1, -beta, -alpha, gives_check, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !tactical && !in_check && !gives_check && legal > 2 {
+                    r = self.lmr[depth.min(63) as usize][legal.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if order >= SCORE_KILLER {
+                        r -= 1;
+                    }
+                    r -= (order / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.search(new_depth - r, ply + 1, -alpha - 1, -alpha, gives_check, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(new_depth, ply + 1, -alpha - 1, -alpha, gives_check, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search(new_depth, ply + 1, -beta, -alpha, gives_check, true);
+                }
+                v
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if ply == 0 {
+                        self.root_best = Some((m, v));
+                    }
+                    if v >= beta {
+                        if !tactical {
+                            if self.killers[ply][0] != m {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = m;
+                            }
+                            let bonus = (depth * depth).min(400) * 8;
+                            self.update_history(m, bonus);
+                            for &q in &quiets[..quiets_tried.min(64)] {
+                                self.update_history(q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                if quiets_tried < 64 {
+                    quiets[quiets_tried] = m;
+                }
+                quiets_tried += 1;
+            }
+        }
+        if legal == 0 {
+            // No legal move: checkmate or stalemate, valued by the variant's rules.
+            let end = self.pos.game_end_with(0).expect("no legal move ends the game");
+            return self.end_score(end, ply);
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > alpha0 {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.sh.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        best
+    }
+
+    fn has_pieces(&self, side: u8) -> bool {
+        let et = self.sh.et;
+        self.pos.pieces(side).iter().any(|&c| {
+            let t = (self.pos.at(c) & TYPE_MASK) as usize;
+            !et.pawn[t] && !et.royal[t]
+        })
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet; evasions when in check.
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(v) = self.bare_king_end(ply) {
+            return v;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.sh.et.evaluate(&self.pos) };
+        }
+        let key = self.pos.hash();
+        let hit = self.sh.tt.probe(key);
+        if let Some(h) = hit {
+            let v = from_tt(h.score, ply);
+            if (h.bound == BOUND_EXACT)
+                || (h.bound == BOUND_LOWER && v >= beta)
+                || (h.bound == BOUND_UPPER && v <= alpha)
+            {
+                return v;
+            }
+        }
+        let alpha0 = alpha;
+        let stand = if in_check {
+            -INF
+        } else {
+            let e = hit.map_or_else(|| self.sh.et.evaluate(&self.pos), |h| h.eval);
+            if e >= beta {
+                return e;
+            }
+            alpha = alpha.max(e);
+            e
+        };
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        if in_check {
+            self.pos.pseudo_moves(&mut list);
+        } else {
+            let mut scratch = std::mem::take(&mut self.scratch);
+            tactical_moves(&self.pos, &mut list, &mut scratch);
+            self.scratch = scratch;
+        }
+        self.moves[ply] = list;
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        let tt_move = hit.and_then(|h| h.mv);
+        for &m in &self.moves[ply] {
+            scores.push(if tt_move == Some((m.from, m.to, m.promo)) {
+                SCORE_HASH
+            } else if m.promo != 0 || is_capture(&self.pos, m) {
+                self.tactical_score(m, false)
+            } else {
+                self.history[self.hist_index(m)]
+            });
+        }
+        self.scores[ply] = scores;
+        let mut best = stand;
+        let mut best_move = None;
+        let mut legal = 0;
+        let et = self.sh.et;
+        for i in 0..self.moves[ply].len() {
+            let (m, _) = self.pick(ply, i);
+            if !in_check {
+                // Delta pruning: even winning the victim (and promoting) cannot reach alpha.
+                let victim = if m.kind() == Move::EN_PASSANT {
+                    self.value_at(m.extra)
+                } else if is_capture(&self.pos, m) {
+                    self.value_at(m.to)
+                } else {
+                    0
+                };
+                let attacker_ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
+                let promo = m.promotion().map_or(0, |t| et.value[t as usize] - et.value[attacker_ty]);
+                if stand + victim + promo + 150 <= alpha {
+                    continue;
+                }
+                // A capture by a more valuable piece of a defended piece loses material.
+                if promo == 0
+                    && !et.royal[attacker_ty]
+                    && et.value[attacker_ty] > victim + 50
+                    && self.pos.attacked(m.to, self.pos.side_to_move() ^ 1)
+                {
+                    continue;
+                }
+            }
+            if !self.make_legal(m) {
+                continue;
+            }
+            legal += 1;
+            let gives_check = self.pos.in_check();
+            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            let end = self.pos.game_end_with(0).expect("no legal move ends the game");
+            return self.end_score(end, ply);
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > alpha0 && best_move.is_some() {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.sh.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound);
+        best
+    }
+
+    /// A dice node: the side to move rolls, then plays the best move of the rolled piece type.
+    /// Expectimax over the faces with Star1 windows: each face's search gets the window that could
+    /// still move the average inside (alpha, beta); values are bounded by ±MATE.
+    fn chance(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        self.pos.pseudo_moves(&mut list);
+        list.retain(|&m| self.pos.is_legal(m));
+        self.moves[ply] = list;
+        if self.moves[ply].is_empty() {
+            let end = self.pos.game_end_with(0).expect("no legal move ends the game");
+            return self.end_score(end, ply);
+        }
+        self.score_moves(ply, None);
+        // Sort once by ordering score; each face walks its own moves in this order.
+        let mut order: Vec<(i32, Move)> = self.scores[ply].iter().copied().zip(self.moves[ply].iter().copied()).collect();
+        order.sort_by(|a, b| b.0.cmp(&a.0));
+        let faces: Vec<(u8, u32)> = self.sh.dice.clone();
+        let has_moves = |ty: u8| order.iter().any(|&(_, m)| self.pos.at(m.from) & TYPE_MASK == ty);
+        let faces: Vec<(u8, u32, bool)> = faces.iter().map(|&(t, w)| (t, w, has_moves(t))).collect();
+        let counted: Vec<(u8, u32, bool)> = if self.sh.dice_pass {
+            faces
+        } else {
+            let f: Vec<_> = faces.into_iter().filter(|f| f.2).collect();
+            if f.is_empty() {
+                // No face has a move although moves exist (types without a face): play any.
+                vec![(u8::MAX, 1, true)]
+            } else {
+                f
+            }
+        };
+        let total: i64 = counted.iter().map(|f| f.1 as i64).sum();
+        let (lo, hi) = (-MATE as i64, MATE as i64);
+        let mut acc: i64 = 0;
+        let mut rest: i64 = total;
+        for &(ty, w, any) in &counted {
+            let w = w as i64;
+            rest -= w;
+            // Window on this face's value: outside it, the average is outside (alpha, beta).
+            let a = ((alpha as i64 * total - acc - hi * rest).div_euclid(w)).max(lo - 1);
+            let b = ((beta as i64 * total - acc - lo * rest + w - 1).div_euclid(w)).min(hi + 1);
+            let v = if !any {
+                self.pos.make_null();
+                let v = -self.search(depth - 1, ply + 1, -(b as i32), -(a as i32), false, false);
+                self.pos.unmake_null();
+                v
+            } else {
+                let mut best = -INF;
+                let mut fa = a as i32;
+                for &(_, m) in &order {
+                    if ty != u8::MAX && self.pos.at(m.from) & TYPE_MASK != ty {
+                        continue;
+                    }
+                    self.pos.make(m);
+                    let gives_check = self.pos.in_check();
+                    let v = -self.search(depth - 1, ply + 1, -(b as i32), -fa, gives_check, false);
+                    self.pos.unmake();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v > best {
+                        best = v;
+                        if v > fa {
+                            fa = v;
+                            if v >= b as i32 {
+                                break;
+                            }
+                        }
+                    }
+                }
+                best
+            };
+            if self.stopped {
+                return 0;
+            }
+            let v = v as i64;
+            if v >= b {
+                let bound = ((acc + w * v + lo * rest) / total) as i32;
+                return bound.max(beta);
+            }
+            if v <= a {
+                let bound = ((acc + w * v + hi * rest) / total) as i32;
+                return bound.min(alpha);
+            }
+            acc += w * v;
+        }
+        let v = (acc / total) as i32;
+        let bound = if v >= beta {
+            BOUND_LOWER
+        } else if v <= alpha {
+            BOUND_UPPER
+        } else {
+            BOUND_EXACT
+        };
+        let eval = self.sh.et.evaluate(&self.pos);
+        self.sh.tt.store(self.pos.hash(), None, to_tt(v, ply), eval, depth, bound);
+        v
+    }
+
+    /// Iterative deepening. The main worker (id 0) reports each completed iteration.
+    pub fn iterate(&mut self, max_depth: u32, mut on_info: Option<&mut dyn FnMut(&Info)>) -> (Option<Move>, i32, u32) {
+        let root_check = self.pos.in_check();
+        let mut best = self.root_moves.first().copied();
+        let mut score = 0;
+        let mut completed = 0;
+        for iteration in 1..=max_depth.min(MAX_PLY as u32 - 4) {
+            // Helper threads search odd threads one ply deeper, to desynchronise the workers.
+            let depth = iteration as i32 + (self.id % 2) as i32;
+            self.root_best = None;
+            self.seldepth = 0;
+            let mut delta = 25;
+            let (mut a, mut b) = if iteration >= 4 && score.abs() < MATE_BOUND {
+                (score - delta, score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let v = loop {
+                let v = self.search(depth, 0, a, b, root_check, false);
+                if self.stopped {
+                    break v;
+                }
+                if v <= a && a > -INF {
+                    b = (a + b) / 2;
+                    a = (v - delta).max(-INF);
+                } else if v >= b && b < INF {
+                    b = (v + delta).min(INF);
+                } else {
+                    break v;
+                }
+                delta *= 2;
+            };
+            if let Some((m, s)) = self.root_best {
+                best = Some(m);
+                if self.stopped {
+                    score = s;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            score = v;
+            completed = iteration;
+            if let Some(m) = self.pv[0][..self.pv_len[0]].first() {
+                best = Some(*m);
+            }
+            if self.id == 0 {
+                self.flush_nodes();
+                if let Some(cb) = on_info.as_mut() {
+                    let info = Info {
+                        depth: iteration,
+                        seldepth: self.seldepth as u32,
+                        score: score_of(score),
+                        nodes: self.sh.nodes.load(Ordering::Relaxed),
+                        time: self.sh.start.elapsed(),
+                        pv: self.pv(),
+                    };
+                    cb(&info);
+                }
+                let elapsed = self.sh.start.elapsed();
+                // The next iteration takes longer than all before it: do not start what cannot end.
+                if let Some(soft) = self.sh.soft
+                    && elapsed >= soft / 2
+                {
+                    break;
+                }
+                if self.root_moves.len() == 1 && self.sh.soft.is_some() {
+                    break;
+                }
+                if score.abs() >= MATE_BOUND && MATE - score.abs() <= iteration as i32 && self.sh.node_limit.is_none() {
+                    break;
+                }
+            }
+        }
+        (best, score, completed)
+    }
+}

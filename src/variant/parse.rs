@@ -1,0 +1,621 @@
+//! Text → [`VariantSpec`]. Line oriented: `key value...`, `#` starts a comment, blank lines are
+//! ignored. Each line is split into tokens with nom; each key's handler checks the shape of its values.
+//! A bad line is reported and skipped, so one run reports every line that is wrong.
+
+use super::diag::{Diagnostic, Source, Span, Spanned};
+use super::model::{BareKing, DiceNoMove, Outcome};
+use super::spec::*;
+use nom::{
+    IResult, Offset, Parser,
+    bytes::complete::{take_while, take_while1},
+    character::complete::{anychar, char, digit1},
+    combinator::all_consuming,
+    multi::many0,
+    sequence::{preceded, separated_pair},
+};
+use std::collections::HashMap;
+
+/// Every key, in conventional order.
+pub const KEYS: &[&str] = &[
+    "variant",
+    "inherit",
+    "alias",
+    "xboard",
+    "description",
+    "board",
+    "piece",
+    "start",
+    "promotion",
+    "castling",
+    "royal-initial-moves",
+    "stalemate",
+    "bare-king",
+    "repetition",
+    "move-count",
+    "dice",
+];
+
+fn usage(key: &str) -> &'static str {
+    match key {
+        "variant" => "`variant NAME`",
+        "inherit" => "`inherit NAME`",
+        "alias" => "`alias NAME...`",
+        "xboard" => "`xboard NAME [PARENT]`",
+        "description" => "`description TEXT`",
+        "board" => "`board FILESxRANKS`, e.g. `board 12x12`",
+        "piece" => "`piece LETTER NAME BETZA [royal] [value N]` or `piece LETTER -`",
+        "start" => {
+            "`start FEN` with 6 fields (placement side castling en-passant halfmove fullmove)"
+        }
+        "promotion" => {
+            "`promotion PAWNS [zone N] choice LETTERS` or `promotion PAWNS [zone N] by-file LETTERS`"
+        }
+        "castling" => "`castling through-check yes|no`",
+        "royal-initial-moves" => "`royal-initial-moves free|safe`",
+        "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins`",
+        "bare-king" => "`bare-king off|immediate|bare-back`",
+        "repetition" => "`repetition N|off`",
+        "move-count" => "`move-count N|off`",
+        "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
+        _ => "a known key",
+    }
+}
+
+/// One whitespace-separated word of a line.
+struct Tok<'a> {
+    text: &'a str,
+    /// Byte range in the line.
+    start: usize,
+    end: usize,
+    span: Span,
+}
+
+impl Tok<'_> {
+    fn spanned(&self) -> Spanned<String> {
+        Spanned {
+            value: self.text.to_string(),
+            span: self.span.clone(),
+        }
+    }
+}
+
+/// Splits the code part of a line into words. `take_while` (not `space0`) so that any Unicode
+/// whitespace separates words and every character is consumed.
+fn words(code: &str) -> Vec<&str> {
+    let word = preceded(
+        take_while(char::is_whitespace),
+        take_while1(|c: char| !c.is_whitespace()),
+    );
+    let res: IResult<&str, Vec<&str>> = many0(word).parse(code);
+    res.map(|(_, w)| w).unwrap_or_default()
+}
+
+type Res<T> = Result<T, Diagnostic>;
+
+struct FileParser {
+    spec: VariantSpec,
+    diags: Vec<Diagnostic>,
+    /// Key → line where it was first given.
+    seen: HashMap<&'static str, u32>,
+    /// Piece letter → line where it was declared.
+    letters: HashMap<char, u32>,
+}
+
+/// Parses a variant file into a spec, collecting every syntax error. The spec holds whatever parsed.
+pub fn parse_spec(origin: &str, text: &str) -> (VariantSpec, Vec<Diagnostic>) {
+    let src = Source::new(origin, text);
+    let mut p = FileParser {
+        spec: VariantSpec::empty(src.clone()),
+        diags: Vec::new(),
+        seen: HashMap::new(),
+        letters: HashMap::new(),
+    };
+    for (i, raw) in src.text.split('\n').enumerate() {
+        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let code = line.split('#').next().unwrap_or("");
+        let toks: Vec<Tok> = words(code)
+            .into_iter()
+            .map(|w| {
+                let start = code.offset(w);
+                let col = code[..start].chars().count() + 1;
+                let len = w.chars().count();
+                let span = Span {
+                    src: src.clone(),
+                    line: line_no,
+                    col: col as u32,
+                    len: len as u32,
+                };
+                Tok {
+                    text: w,
+                    start,
+                    end: start + w.len(),
+                    span,
+                }
+            })
+            .collect();
+        if !toks.is_empty() {
+            p.statement(code, &toks);
+        }
+    }
+    (p.spec, p.diags)
+}
+
+impl FileParser {
+    fn statement(&mut self, code: &str, toks: &[Tok]) {
+        let key_tok = &toks[0];
+        let Some(&key) = KEYS.iter().find(|k| **k == key_tok.text) else {
+            let hint = match suggest(key_tok.text) {
+                Some(k) => format!(" (did you mean `{k}`?)"),
+                None => String::new(),
+            };
+            self.diags.push(key_tok.span.error(format!(
+                "unknown key `{}`{hint}: expected one of {}",
+                key_tok.text,
+                KEYS.join(", ")
+            )));
+            return;
+        };
+        if key != "piece" {
+            if let Some(first) = self.seen.get(key) {
+                self.diags.push(key_tok.span.error(format!(
+                    "`{key}` is given twice (first on line {first}): expected each key once, except `piece`"
+                )));
+                return;
+            }
+            self.seen.insert(key, key_tok.span.line);
+        }
+        let args = &toks[1..];
+        if let Err(d) = self.dispatch(key, key_tok, args, code) {
+            self.diags.push(d);
+            self.spec.broken_keys.insert(key);
+        }
+    }
+
+    fn dispatch(&mut self, key: &'static str, key_tok: &Tok, args: &[Tok], code: &str) -> Res<()> {
+        let s = &mut self.spec;
+        match key {
+            "variant" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.name = Some(name(&args[0], "variant name")?);
+            }
+            "inherit" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.inherit = Some(name(&args[0], "parent variant name")?);
+            }
+            "alias" => {
+                count(key, key_tok, args, 1, usize::MAX)?;
+                s.aliases = args.iter().map(|t| name(t, "alias")).collect::<Res<_>>()?;
+            }
+            "xboard" => {
+                count(key, key_tok, args, 1, 2)?;
+                let parent = args
+                    .get(1)
+                    .map(|t| name(t, "XBoard parent variant"))
+                    .transpose()?;
+                s.xboard = Some(XboardSpec {
+                    name: name(&args[0], "XBoard variant name")?,
+                    parent,
+                });
+            }
+            "description" => {
+                count(key, key_tok, args, 1, usize::MAX)?;
+                let (first, last) = (&args[0], &args[args.len() - 1]);
+                let text = &code[first.start..last.end];
+                let span = first.span.sub(0, text.chars().count());
+                s.description = Some(Spanned {
+                    value: text.to_string(),
+                    span,
+                });
+            }
+            "board" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.board = Some(board(&args[0])?);
+            }
+            "piece" => self.piece(key_tok, args)?,
+            "start" => {
+                count(key, key_tok, args, 6, 6)?;
+                s.start = Some(FenSpec {
+                    fields: args.iter().map(Tok::spanned).collect(),
+                    key: key_tok.span.clone(),
+                });
+            }
+            "promotion" => s.promotion = Some(promotion(key_tok, args)?),
+            "castling" => {
+                count(key, key_tok, args, 2, 2)?;
+                if args[0].text != "through-check" {
+                    return Err(args[0].span.error(format!(
+                        "unknown castling rule `{}`: expected {}",
+                        args[0].text,
+                        usage(key)
+                    )));
+                }
+                s.castling_through_check = Some(keyword(
+                    &args[1],
+                    "castling through-check",
+                    &[("yes", true), ("no", false)],
+                )?);
+            }
+            "royal-initial-moves" => {
+                count(key, key_tok, args, 1, 1)?;
+                let v = keyword(
+                    &args[0],
+                    "royal-initial-moves rule",
+                    &[("free", false), ("safe", true)],
+                )?;
+                s.royal_initial_moves_safe = Some(v);
+            }
+            "stalemate" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [
+                    ("stalemated-loses", Outcome::Loss),
+                    ("draw", Outcome::Draw),
+                    ("stalemated-wins", Outcome::Win),
+                ];
+                s.stalemate = Some(keyword(&args[0], "stalemate rule", &options)?);
+            }
+            "bare-king" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [
+                    ("off", BareKing::Off),
+                    ("immediate", BareKing::Immediate),
+                    ("bare-back", BareKing::BareBack),
+                ];
+                s.bare_king = Some(keyword(&args[0], "bare-king rule", &options)?);
+            }
+            "repetition" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.repetition = Some(number_or_off(&args[0], key)?);
+            }
+            "move-count" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.move_count = Some(number_or_off(&args[0], key)?);
+            }
+            "dice" => s.dice = Some(dice(key_tok, args)?),
+            _ => unreachable!("every key in KEYS has a handler"),
+        }
+        Ok(())
+    }
+
+    fn piece(&mut self, key_tok: &Tok, args: &[Tok]) -> Res<()> {
+        count("piece", key_tok, args, 2, usize::MAX)?;
+        let letter = piece_letter(&args[0]).inspect_err(|_| {
+            // `piece q ...` clearly means Q: keep later checks from calling every `q` undeclared.
+            if let [c] = args[0].text.chars().collect::<Vec<_>>()[..]
+                && c.is_ascii_alphabetic()
+            {
+                self.spec.broken_pieces.insert(c.to_ascii_uppercase());
+            }
+        })?;
+        if let Some(first) = self.letters.get(&letter.value) {
+            return Err(letter.span.error(format!(
+                "piece {} is declared twice (first on line {first}): expected each letter once per file",
+                letter.value
+            )));
+        }
+        self.letters.insert(letter.value, letter.span.line);
+        // From here on the letter is known: if the rest is broken, later checks still treat it as declared.
+        let body = piece_body(key_tok, args);
+        match body {
+            Ok(body) => {
+                self.spec.pieces.push(PieceSpec { letter, body });
+                Ok(())
+            }
+            Err(d) => {
+                self.spec.broken_pieces.insert(letter.value);
+                Err(d)
+            }
+        }
+    }
+}
+
+/// Checks the number of values; errors point at the first extra value or just after the last one.
+fn count(key: &str, key_tok: &Tok, args: &[Tok], min: usize, max: usize) -> Res<()> {
+    if args.len() < min {
+        let at = args.last().map_or(&key_tok.span, |t| &t.span).after();
+        let what = if args.is_empty() {
+            "a value is missing"
+        } else {
+            "too few values"
+        };
+        return Err(at.error(format!("{what} for `{key}`: expected {}", usage(key))));
+    }
+    if args.len() > max {
+        return Err(args[max].span.error(format!(
+            "unexpected `{}` after `{key}`: expected {}",
+            args[max].text,
+            usage(key)
+        )));
+    }
+    Ok(())
+}
+
+fn name(tok: &Tok, what: &str) -> Res<Spanned<String>> {
+    let bad = tok
+        .text
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'));
+    match bad {
+        None => Ok(tok.spanned()),
+        Some((i, c)) => Err(tok.span.sub(tok.text[..i].chars().count(), 1).error(format!(
+            "`{c}` is not allowed in a {what}: expected lower-case letters, digits, `-` and `_` (e.g. `grant-acedrex`)"
+        ))),
+    }
+}
+
+fn piece_letter(tok: &Tok) -> Res<Spanned<char>> {
+    let mut chars = tok.text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_uppercase() => Ok(Spanned { value: c, span: tok.span.clone() }),
+        (Some(c), None) if c.is_ascii_lowercase() => Err(tok.span.error(format!(
+            "piece letter `{c}` is lower case: expected the upper-case letter `{}` (FEN writes Black's pieces in lower case)",
+            c.to_ascii_uppercase()
+        ))),
+        _ => Err(tok.span.error(format!("`{}` is not a piece letter: expected one upper-case letter A-Z", tok.text))),
+    }
+}
+
+fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
+    if args[1].text == "-" {
+        count("piece", key_tok, args, 2, 2)?;
+        return Ok(None);
+    }
+    count("piece", key_tok, args, 3, usize::MAX)?;
+    let name = name(&args[1], "piece name")?;
+    let betza = args[2].spanned();
+    let mut royal = None;
+    let mut value = None;
+    let mut rest = args[3..].iter();
+    while let Some(t) = rest.next() {
+        match t.text {
+            "royal" if royal.is_none() => royal = Some(t.span.clone()),
+            "value" if value.is_none() => {
+                let Some(v) = rest.next() else {
+                    return Err(t
+                        .span
+                        .after()
+                        .error("`value` needs a number: expected `value N`, e.g. `value 300`"));
+                };
+                match v.text.parse::<i32>() {
+                    Ok(n) => {
+                        value = Some(Spanned {
+                            value: n,
+                            span: v.span.clone(),
+                        })
+                    }
+                    Err(_) => {
+                        return Err(v.span.error(format!(
+                            "`{}` is not a piece value: expected an integer (centipawns), e.g. `value 300`",
+                            v.text
+                        )));
+                    }
+                }
+            }
+            "royal" | "value" => {
+                return Err(t.span.error(format!(
+                    "`{}` is given twice: expected each piece flag once",
+                    t.text
+                )));
+            }
+            other => {
+                return Err(t.span.error(format!(
+                    "unknown piece flag `{other}`: expected `royal` or `value N` after the Betza string"
+                )));
+            }
+        }
+    }
+    Ok(Some(PieceBody {
+        name,
+        betza,
+        royal,
+        value,
+    }))
+}
+
+fn digits(input: &str) -> IResult<&str, u32> {
+    // Saturate instead of failing: `99999999999` is then reported as out of range, which says more.
+    digit1
+        .map(|d: &str| d.parse::<u32>().unwrap_or(u32::MAX))
+        .parse(input)
+}
+
+fn board(tok: &Tok) -> Res<BoardSpec> {
+    let mut size = all_consuming(separated_pair(digit1, char('x'), digit1));
+    let res: IResult<&str, (&str, &str)> = size.parse(tok.text);
+    let Ok((_, (f, r))) = res else {
+        return Err(tok.span.error(format!(
+            "`{}` is not a board size: expected FILESxRANKS, e.g. `12x12` or `10x8`",
+            tok.text
+        )));
+    };
+    let num = |d: &str| d.parse::<u32>().unwrap_or(u32::MAX);
+    Ok(BoardSpec {
+        files: Spanned {
+            value: num(f),
+            span: tok.span.sub(0, f.len()),
+        },
+        ranks: Spanned {
+            value: num(r),
+            span: tok.span.sub(f.len() + 1, r.len()),
+        },
+    })
+}
+
+fn keyword<T: Copy>(tok: &Tok, what: &str, options: &[(&str, T)]) -> Res<Spanned<T>> {
+    match options.iter().find(|(k, _)| *k == tok.text) {
+        Some(&(_, v)) => Ok(Spanned {
+            value: v,
+            span: tok.span.clone(),
+        }),
+        None => {
+            let list: Vec<&str> = options.iter().map(|(k, _)| *k).collect();
+            Err(tok.span.error(format!(
+                "unknown {what} `{}`: expected one of {}",
+                tok.text,
+                list.join(", ")
+            )))
+        }
+    }
+}
+
+fn number_or_off(tok: &Tok, key: &str) -> Res<Spanned<Option<u32>>> {
+    if tok.text == "off" {
+        return Ok(Spanned {
+            value: None,
+            span: tok.span.clone(),
+        });
+    }
+    let res: IResult<&str, u32> = all_consuming(digits).parse(tok.text);
+    match res {
+        Ok((_, n)) => Ok(Spanned {
+            value: Some(n),
+            span: tok.span.clone(),
+        }),
+        Err(_) => Err(tok.span.error(format!(
+            "`{}` is not a count: expected {}",
+            tok.text,
+            usage(key)
+        ))),
+    }
+}
+
+fn promotion(key_tok: &Tok, args: &[Tok]) -> Res<PromotionSpec> {
+    count("promotion", key_tok, args, 3, 5)?;
+    let pawns = args[0].spanned();
+    let mut zone = None;
+    let mut target: Option<PromotionTargetSpec> = None;
+    let mut i = 1;
+    while i < args.len() {
+        let word = &args[i];
+        let Some(value) = args.get(i + 1) else {
+            return Err(word.span.after().error(format!(
+                "`{}` needs a value: expected {}",
+                word.text,
+                usage("promotion")
+            )));
+        };
+        match word.text {
+            "zone" if zone.is_none() => {
+                let res: IResult<&str, u32> = all_consuming(digits).parse(value.text);
+                let Ok((_, n)) = res else {
+                    return Err(value.span.error(format!(
+                        "`{}` is not a zone depth: expected a number of ranks counted from the far edge, e.g. `zone 1`",
+                        value.text
+                    )));
+                };
+                zone = Some(Spanned {
+                    value: n,
+                    span: value.span.clone(),
+                });
+            }
+            "choice" | "by-file" if target.is_none() => {
+                target = Some(if word.text == "choice" {
+                    PromotionTargetSpec::Choice(value.spanned())
+                } else {
+                    PromotionTargetSpec::ByFile(value.spanned())
+                });
+            }
+            "zone" => return Err(word.span.error("`zone` is given twice: expected it once")),
+            "choice" | "by-file" => {
+                return Err(word.span.error("a second promotion target: expected one of `choice LETTERS` or `by-file LETTERS`"));
+            }
+            other => {
+                return Err(word.span.error(format!(
+                    "unknown promotion option `{other}`: expected `zone N`, `choice LETTERS` or `by-file LETTERS`"
+                )));
+            }
+        }
+        i += 2;
+    }
+    let Some(target) = target else {
+        return Err(args[args.len() - 1].span.after().error(
+            "the promotion target is missing: expected `choice LETTERS` or `by-file LETTERS`",
+        ));
+    };
+    Ok(PromotionSpec {
+        pawns,
+        zone,
+        target,
+    })
+}
+
+fn dice(key_tok: &Tok, args: &[Tok]) -> Res<DiceSpec> {
+    count("dice", key_tok, args, 1, usize::MAX)?;
+    let mut faces = Vec::new();
+    let mut no_move = None;
+    let mut it = args.iter();
+    while let Some(t) = it.next() {
+        if t.text == "no-move" {
+            let Some(v) = it.next() else {
+                return Err(t.span.after().error(
+                    "`no-move` needs a value: expected `no-move reroll` or `no-move pass`",
+                ));
+            };
+            if no_move.is_some() {
+                return Err(t.span.error("`no-move` is given twice: expected it once"));
+            }
+            no_move = Some(keyword(
+                v,
+                "no-move rule",
+                &[("reroll", DiceNoMove::Reroll), ("pass", DiceNoMove::Pass)],
+            )?);
+            continue;
+        }
+        let res: IResult<&str, (u32, char)> =
+            all_consuming(separated_pair(digits, char('='), anychar)).parse(t.text);
+        match res {
+            Ok((_, (face, letter))) if letter.is_ascii_uppercase() => {
+                let face_len = t.text.len() - 2;
+                faces.push((
+                    Spanned {
+                        value: face,
+                        span: t.span.sub(0, face_len),
+                    },
+                    Spanned {
+                        value: letter,
+                        span: t.span.sub(face_len + 1, 1),
+                    },
+                ));
+            }
+            _ => {
+                return Err(t.span.error(format!(
+                    "`{}` is not a die face: expected FACE=LETTER with an upper-case piece letter (e.g. `8=K`), or `no-move reroll|pass`",
+                    t.text
+                )));
+            }
+        }
+    }
+    if faces.is_empty() {
+        return Err(key_tok
+            .span
+            .error("dice without faces: expected at least one FACE=LETTER, e.g. `dice 2=K 1=P`"));
+    }
+    Ok(DiceSpec {
+        faces,
+        no_move,
+        key: key_tok.span.clone(),
+    })
+}
+
+/// The known key closest to a misspelt one (at most two edits away).
+fn suggest(word: &str) -> Option<&'static str> {
+    let word: Vec<char> = word.chars().take(64).collect();
+    KEYS.iter()
+        .map(|k| (edit_distance(&word, &k.chars().collect::<Vec<_>>()), *k))
+        .filter(|&(d, _)| d <= 2)
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

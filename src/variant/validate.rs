@@ -1,0 +1,616 @@
+//! [`VariantSpec`] → [`Variant`]: checks what the values mean, alone and together, and collects every
+//! problem with the place it was written.
+
+use super::diag::{Diagnostic, Span, Spanned};
+use super::model::*;
+use super::spec::*;
+use crate::betza;
+use crate::tables::legs;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The largest board either way: square indices must fit a `u8` (16x16 = 256).
+pub const MAX_BOARD: u32 = 16;
+
+/// Validates a spec whose inheritance is already resolved (see `parse_variant`).
+pub fn validate(spec: &VariantSpec) -> Result<Variant, Vec<Diagnostic>> {
+    let mut v = Checker {
+        spec,
+        diags: Vec::new(),
+    };
+    let variant = v.run();
+    match variant {
+        Some(variant) if v.diags.is_empty() => Ok(variant),
+        _ => Err(v.diags),
+    }
+}
+
+struct Checker<'a> {
+    spec: &'a VariantSpec,
+    diags: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn err(&mut self, span: &Span, message: impl Into<String>) {
+        self.diags.push(span.error(message));
+    }
+
+    /// "`key` is missing", unless the key was written but broken (already reported).
+    fn missing(&mut self, key: &str, message: &str) {
+        if !self.spec.broken_keys.contains(key) {
+            let at = self.spec.anchor();
+            self.err(&at, message);
+        }
+    }
+
+    fn run(&mut self) -> Option<Variant> {
+        let spec = self.spec;
+        if let Some(inherit) = &spec.inherit {
+            self.err(
+                &inherit.span,
+                "internal: `inherit` must be resolved before validation: expected a merged spec",
+            );
+        }
+        if spec.name.is_none() {
+            self.missing(
+                "variant",
+                "no `variant` line: expected `variant NAME` naming this variant",
+            );
+        }
+        let board = self.board();
+        let pieces = self.pieces();
+        let declared: BTreeSet<char> = spec
+            .pieces
+            .iter()
+            .filter(|p| p.body.is_some())
+            .map(|p| p.letter.value)
+            .chain(spec.broken_pieces.iter().copied())
+            .collect();
+        let royal = self.royal();
+        let start_fen = self.start(board, &declared, royal);
+        let promotion = self.promotion(board, &declared);
+        let repetition = self.count_or_off(
+            &spec.repetition,
+            3,
+            2,
+            u8::MAX.into(),
+            "repetition",
+            "occurrences",
+        );
+        let move_count = self.count_or_off(
+            &spec.move_count,
+            100,
+            1,
+            u16::MAX.into(),
+            "move-count",
+            "plies",
+        );
+        let dice = self.dice(&declared);
+
+        let name = spec.name.as_ref()?.value.clone();
+        let (files, ranks) = board?;
+        let xboard = spec.xboard.as_ref();
+        Some(Variant {
+            xboard_name: xboard.map_or_else(|| name.clone(), |x| x.name.value.clone()),
+            xboard_parent: xboard
+                .and_then(|x| x.parent.as_ref())
+                .map_or_else(|| "fairy".to_string(), |p| p.value.clone()),
+            name,
+            aliases: spec.aliases.iter().map(|a| a.value.clone()).collect(),
+            description: spec
+                .description
+                .as_ref()
+                .map(|d| d.value.clone())
+                .unwrap_or_default(),
+            files,
+            ranks,
+            pieces: pieces?,
+            start_fen: start_fen?,
+            promotion: promotion?,
+            castling: CastlingRules {
+                through_check: spec
+                    .castling_through_check
+                    .as_ref()
+                    .is_some_and(|c| c.value),
+            },
+            royal_initial_moves_safe: spec
+                .royal_initial_moves_safe
+                .as_ref()
+                .is_some_and(|c| c.value),
+            end: EndRules {
+                stalemated: spec.stalemate.as_ref().map_or(Outcome::Draw, |s| s.value),
+                bare_king: spec.bare_king.as_ref().map_or(BareKing::Off, |s| s.value),
+                repetition: repetition?.map(|n| n as u8),
+                move_count: move_count?.map(|n| n as u16),
+            },
+            dice: dice?,
+        })
+    }
+
+    fn board(&mut self) -> Option<(u8, u8)> {
+        let Some(b) = &self.spec.board else {
+            self.missing(
+                "board",
+                "no `board` line: expected `board FILESxRANKS`, e.g. `board 8x8`",
+            );
+            return None;
+        };
+        let mut dim = |d: &Spanned<u32>, what: &str| {
+            if (1..=MAX_BOARD).contains(&d.value) {
+                Some(d.value as u8)
+            } else {
+                self.err(
+                    &d.span,
+                    format!(
+                        "a board with {} {what}: expected 1 to {MAX_BOARD} {what}",
+                        d.value
+                    ),
+                );
+                None
+            }
+        };
+        let files = dim(&b.files, "files");
+        let ranks = dim(&b.ranks, "ranks");
+        files.zip(ranks)
+    }
+
+    fn pieces(&mut self) -> Option<Vec<PieceDef>> {
+        let spec = self.spec;
+        if spec.pieces.is_empty() && spec.broken_pieces.is_empty() {
+            self.missing(
+                "piece",
+                "no pieces: expected at least one `piece LETTER NAME BETZA` line",
+            );
+            return None;
+        }
+        let mut defs = Vec::new();
+        let mut names: HashMap<&str, char> = HashMap::new();
+        for p in &spec.pieces {
+            let letter = p.letter.value;
+            let Some(body) = &p.body else {
+                self.err(
+                    &p.letter.span,
+                    format!("`piece {letter} -` removes an inherited piece, but this variant inherits nothing: expected `inherit PARENT` or a full piece definition"),
+                );
+                continue;
+            };
+            if let Some(other) = names.insert(&body.name.value, letter) {
+                self.err(
+                    &body.name.span,
+                    format!("piece name `{}` is already used by piece {other}: expected a distinct name per piece", body.name.value),
+                );
+            }
+            let text = &body.betza.value;
+            match betza::parse(text) {
+                Ok(b) => match legs::compile(&b) {
+                    Ok(_) => defs.push(PieceDef {
+                        letter,
+                        name: body.name.value.clone(),
+                        betza_text: text.clone(),
+                        betza: b,
+                        royal: body.royal.is_some(),
+                        value: body.value.as_ref().map(|v| v.value),
+                    }),
+                    Err(u) => self.err(
+                        &body.betza.span,
+                        format!(
+                            "piece {letter} ({}): the move generator cannot execute `{text}`: {u}",
+                            body.name.value
+                        ),
+                    ),
+                },
+                Err(e) => {
+                    // The Betza offset is in bytes; columns are in characters.
+                    let at = text
+                        .get(..e.offset)
+                        .map_or(text.chars().count(), |s| s.chars().count());
+                    self.err(
+                        &body.betza.span.sub(at, 1),
+                        format!(
+                            "bad Betza for piece {letter} ({}): {}",
+                            body.name.value, e.message
+                        ),
+                    );
+                }
+            }
+        }
+        (defs.len() == spec.pieces.len()).then_some(defs)
+    }
+
+    /// The one royal piece letter, if exactly one is declared.
+    fn royal(&mut self) -> Option<char> {
+        let spec = self.spec;
+        let royals: Vec<(char, &Span)> = spec
+            .pieces
+            .iter()
+            .filter_map(|p| Some((p.letter.value, p.body.as_ref()?.royal.as_ref()?)))
+            .collect();
+        match royals.as_slice() {
+            [] => {
+                if !spec.pieces.is_empty() && spec.broken_pieces.is_empty() {
+                    let at = spec.anchor();
+                    self.err(&at, "no royal piece: expected exactly one piece type flagged `royal` (e.g. `piece K king K royal`)");
+                }
+                None
+            }
+            [(k, _)] => Some(*k),
+            [(first, _), rest @ ..] => {
+                for (k, span) in rest {
+                    self.err(span, format!("piece {k} is a second royal piece type ({first} is royal already): expected exactly one"));
+                }
+                None
+            }
+        }
+    }
+
+    fn start(
+        &mut self,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+        royal: Option<char>,
+    ) -> Option<String> {
+        let Some(fen) = &self.spec.start else {
+            self.missing("start", "no `start` line: expected `start FEN`, e.g. `start rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`");
+            return None;
+        };
+        let before = self.diags.len();
+        let [placement, side, rights, ep, half, full] = &fen.fields[..] else {
+            return None; // the parser guarantees six fields
+        };
+        let (white, black) = self.placement(placement, board, declared, royal);
+        if let Some(k) = royal {
+            let name = self
+                .spec
+                .pieces
+                .iter()
+                .find(|p| p.letter.value == k)
+                .and_then(|p| p.body.as_ref())
+                .map_or("", |b| &b.name.value);
+            for (count, side, letter) in [
+                (white, "White", k),
+                (black, "Black", k.to_ascii_lowercase()),
+            ] {
+                if count == 0 {
+                    self.err(
+                        &placement.span,
+                        format!("{side} has no {name} ({letter}) in the start position: expected at least one royal piece per side"),
+                    );
+                }
+            }
+        }
+        if side.value != "w" && side.value != "b" {
+            self.err(
+                &side.span,
+                format!("side to move `{}`: expected `w` or `b`", side.value),
+            );
+        }
+        if rights.value != "-"
+            && let Some((i, c)) = rights
+                .value
+                .chars()
+                .enumerate()
+                .find(|&(_, c)| !"KQkq".contains(c))
+        {
+            self.err(
+                &rights.span.sub(i, 1),
+                format!("`{c}` in the castling field: expected `-` or letters from K Q k q"),
+            );
+        }
+        if ep.value != "-" && !on_board(&ep.value, board) {
+            self.err(&ep.span, format!("`{}` is not an en-passant square: expected `-` or a square on the board, e.g. `e3`", ep.value));
+        }
+        if half.value.parse::<u32>().is_err() {
+            self.err(
+                &half.span,
+                format!(
+                    "halfmove clock `{}`: expected a number of plies, e.g. `0`",
+                    half.value
+                ),
+            );
+        }
+        if !full.value.parse::<u32>().is_ok_and(|n| n >= 1) {
+            self.err(
+                &full.span,
+                format!(
+                    "fullmove number `{}`: expected a number from 1, e.g. `1`",
+                    full.value
+                ),
+            );
+        }
+        (self.diags.len() == before).then(|| {
+            fen.fields
+                .iter()
+                .map(|f| f.value.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
+    /// Checks the placement field; returns how many royal pieces each side has.
+    fn placement(
+        &mut self,
+        field: &Spanned<String>,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+        royal: Option<char>,
+    ) -> (usize, usize) {
+        let text = &field.value;
+        let letters: String = declared.iter().map(|c| format!("{c} ")).collect();
+        let (mut white, mut black) = (0, 0);
+        let chars: Vec<char> = text.chars().collect();
+        let mut rank = 0usize; // 0 = the top rank, as FEN lists them
+        let mut rank_start = 0usize;
+        let mut width = 0u32;
+        let mut rank_ok = true;
+        let mut undeclared = BTreeSet::new();
+        let mut i = 0;
+        while i <= chars.len() {
+            match chars.get(i).copied() {
+                None | Some('/') => {
+                    if let Some((files, _)) = board
+                        && rank_ok
+                        && width != u32::from(files)
+                    {
+                        self.err(
+                            &field.span.sub(rank_start, i - rank_start),
+                            format!(
+                                "the {} rank from the top of the start position is {width} squares wide: expected {files} (the board has {files} files)",
+                                ordinal(rank + 1)
+                            ),
+                        );
+                    }
+                    rank += 1;
+                    rank_start = i + 1;
+                    width = 0;
+                    rank_ok = true;
+                    i += 1;
+                }
+                Some(c) if c.is_ascii_digit() => {
+                    let run: String = chars[i..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_digit())
+                        .collect();
+                    if run.starts_with('0') {
+                        self.err(
+                            &field.span.sub(i, run.len()),
+                            format!("`{run}` empty squares: expected a count from 1 without leading zeros"),
+                        );
+                        rank_ok = false;
+                    }
+                    width = width.saturating_add(run.parse::<u32>().unwrap_or(u32::MAX));
+                    i += run.len();
+                }
+                Some(c) if c.is_ascii_alphabetic() => {
+                    let up = c.to_ascii_uppercase();
+                    if !declared.contains(&up) && !undeclared.contains(&up) {
+                        // One error per letter, at its first use: a row of pawns is one mistake.
+                        undeclared.insert(up);
+                        let uses = chars
+                            .iter()
+                            .filter(|d| d.to_ascii_uppercase() == up)
+                            .count();
+                        let more = if uses > 1 {
+                            format!(" (used {uses} times)")
+                        } else {
+                            String::new()
+                        };
+                        self.err(
+                            &field.span.sub(i, 1),
+                            format!("`{c}` in the start position is not a declared piece{more}: expected one of {letters}(either case)"),
+                        );
+                    }
+                    if Some(up) == royal {
+                        if c.is_ascii_uppercase() {
+                            white += 1;
+                        } else {
+                            black += 1;
+                        }
+                    }
+                    width = width.saturating_add(1);
+                    i += 1;
+                }
+                Some(c) => {
+                    self.err(
+                        &field.span.sub(i, 1),
+                        format!("unexpected `{c}` in the start position: expected piece letters, counts of empty squares and `/` between ranks"),
+                    );
+                    rank_ok = false;
+                    i += 1;
+                }
+            }
+        }
+        if let Some((files, ranks)) = board
+            && rank != usize::from(ranks)
+        {
+            self.err(
+                &field.span,
+                format!("the start position has {rank} ranks: expected {ranks} (board {files}x{ranks}), separated by `/`"),
+            );
+        }
+        (white, black)
+    }
+
+    /// Checks that every character of `letters` is a declared piece letter; returns them.
+    fn letters(
+        &mut self,
+        letters: &Spanned<String>,
+        declared: &BTreeSet<char>,
+        what: &str,
+    ) -> Option<Vec<char>> {
+        let mut ok = true;
+        for (i, c) in letters.value.chars().enumerate() {
+            if !c.is_ascii_uppercase() || !declared.contains(&c) {
+                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                self.err(&letters.span.sub(i, 1), format!("`{c}` in the {what} is not a declared piece letter: expected upper-case letters from{list}"));
+                ok = false;
+            }
+        }
+        ok.then(|| letters.value.chars().collect())
+    }
+
+    fn promotion(
+        &mut self,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+    ) -> Option<Promotion> {
+        let Some(p) = &self.spec.promotion else {
+            return Some(Promotion {
+                pawns: Vec::new(),
+                zone: 1,
+                to: PromotionTarget::Choice(Vec::new()),
+            });
+        };
+        let pawns = self.letters(&p.pawns, declared, "promoting pieces");
+        let max_zone = board.map_or(MAX_BOARD, |(_, r)| u32::from(r));
+        let zone = match &p.zone {
+            None => Some(1),
+            Some(z) if (1..=max_zone).contains(&z.value) => Some(z.value as u8),
+            Some(z) => {
+                self.err(&z.span, format!("promotion zone of {} ranks: expected 1 to {max_zone} ranks, counted from the far edge", z.value));
+                None
+            }
+        };
+        let to = match &p.target {
+            PromotionTargetSpec::Choice(l) => self
+                .letters(l, declared, "promotion choice")
+                .map(PromotionTarget::Choice),
+            PromotionTargetSpec::ByFile(l) => {
+                let letters = self.letters(l, declared, "by-file promotion table");
+                let n = l.value.chars().count();
+                match board {
+                    Some((files, _)) if n != usize::from(files) => {
+                        self.err(
+                            &l.span,
+                            format!("the by-file promotion table has {n} letters: expected {files}, one per file from a to {}", file_char(files - 1)),
+                        );
+                        None
+                    }
+                    _ => letters.map(PromotionTarget::ByFile),
+                }
+            }
+        };
+        Some(Promotion {
+            pawns: pawns?,
+            zone: zone?,
+            to: to?,
+        })
+    }
+
+    /// `Some(None)` is `off`; the outer `None` means an error was reported.
+    fn count_or_off(
+        &mut self,
+        value: &Option<Spanned<Option<u32>>>,
+        default: u32,
+        min: u32,
+        max: u32,
+        key: &str,
+        unit: &str,
+    ) -> Option<Option<u32>> {
+        match value {
+            None => Some(Some(default)),
+            Some(Spanned { value: None, .. }) => Some(None),
+            Some(Spanned {
+                value: Some(n),
+                span,
+            }) => {
+                if (min..=max).contains(n) {
+                    Some(Some(*n))
+                } else {
+                    self.err(
+                        span,
+                        format!("`{key} {n}`: expected {min} to {max} {unit}, or `off`"),
+                    );
+                    None
+                }
+            }
+        }
+    }
+
+    fn dice(&mut self, declared: &BTreeSet<char>) -> Option<Option<Dice>> {
+        let Some(d) = &self.spec.dice else {
+            return Some(None);
+        };
+        let before = self.diags.len();
+        let mut seen: BTreeMap<u32, u32> = BTreeMap::new(); // face → column
+        for (face, letter) in &d.faces {
+            if !(1..=u32::from(u8::MAX)).contains(&face.value) {
+                self.err(
+                    &face.span,
+                    format!(
+                        "die face {}: expected a face number from 1 to {}",
+                        face.value,
+                        u8::MAX
+                    ),
+                );
+            } else if let Some(col) = seen.insert(face.value, face.span.col) {
+                self.err(&face.span, format!("die face {} is given twice (first at column {col}): expected each face once", face.value));
+            }
+            if !declared.contains(&letter.value) {
+                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                self.err(
+                    &letter.span,
+                    format!(
+                        "`{}` on die face {} is not a declared piece letter: expected one of{list}",
+                        letter.value, face.value
+                    ),
+                );
+            }
+        }
+        if self.diags.len() == before {
+            // A die has faces 1..=N; a gap would be a face that selects nothing.
+            let n = seen.len() as u32;
+            if seen.keys().copied().ne(1..=n) {
+                let faces: Vec<String> = seen.keys().map(u32::to_string).collect();
+                self.err(
+                    &d.key,
+                    format!(
+                        "dice faces {}: expected the faces 1 to {n} without gaps",
+                        faces.join(", ")
+                    ),
+                );
+            }
+        }
+        if self.diags.len() != before {
+            return None;
+        }
+        let faces = d
+            .faces
+            .iter()
+            .map(|(f, l)| (f.value as u8, l.value))
+            .collect();
+        let no_move = d.no_move.as_ref().map_or(DiceNoMove::Reroll, |n| n.value);
+        Some(Some(Dice { faces, no_move }))
+    }
+}
+
+fn file_char(i: u8) -> char {
+    char::from(b'a' + i)
+}
+
+/// `e3`-style square within the board.
+fn on_board(sq: &str, board: Option<(u8, u8)>) -> bool {
+    let Some((files, ranks)) = board else {
+        return true;
+    };
+    let mut chars = sq.chars();
+    let Some(f) = chars.next().filter(|c| c.is_ascii_lowercase()) else {
+        return false;
+    };
+    let rest = chars.as_str();
+    let file_ok = (f as u32 - 'a' as u32) < u32::from(files);
+    let rank_ok = !rest.starts_with('0')
+        && rest
+            .parse::<u32>()
+            .is_ok_and(|r| (1..=u32::from(ranks)).contains(&r));
+    file_ok && rank_ok
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

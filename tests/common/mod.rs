@@ -1,0 +1,59 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use acedrex::game::Game;
+use acedrex::position::Position;
+use std::sync::Arc;
+
+pub fn game(name: &str) -> Arc<Game> {
+    let v = acedrex::variant::builtin(name).unwrap_or_else(|| panic!("no built-in variant {name}"));
+    Game::new(v).expect("compiles")
+}
+
+/// A small deterministic generator for random play (xorshift64*).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Plays `plies` random legal moves (fewer if the game runs out of moves).
+pub fn random_walk(pos: &mut Position, rng: &mut Rng, plies: usize) {
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return;
+        }
+        pos.make(moves[rng.below(moves.len())]);
+    }
+}
+
+/// The FEN of the colour-flipped, rank-mirrored position.
+pub fn flip_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect::<String>();
+    let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let side = if f.get(1) == Some(&"w") { "b" } else { "w" };
+    let rights = f.get(2).map_or("-".to_string(), |r| if *r == "-" { "-".into() } else {
+        let s = swap(r);
+        let mut up: Vec<char> = s.chars().filter(|c| c.is_ascii_uppercase()).collect();
+        let mut low: Vec<char> = s.chars().filter(|c| c.is_ascii_lowercase()).collect();
+        up.sort_by_key(|&c| if c == 'K' { 0 } else { 1 });
+        low.sort_by_key(|&c| if c == 'k' { 0 } else { 1 });
+        up.into_iter().chain(low).collect()
+    });
+    let ranks = placement.len();
+    let ep = f.get(3).map_or("-".to_string(), |e| {
+        if *e == "-" {
+            return "-".into();
+        }
+        let r: usize = e[1..].parse().expect("rank");
+        format!("{}{}", &e[..1], ranks + 1 - r)
+    });
+    format!("{} {side} {rights} {ep} {} {}", placement.join("/"), f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
+}

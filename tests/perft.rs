@@ -1,0 +1,115 @@
+//! Perft suites kept as data files under tests/perft/, each citing its source in its header.
+//! The default run stops each case at the deepest count under NODE_LIMIT (set ACEDREX_PERFT_LIMIT
+//! to go deeper); the deep counts stay in the files.
+
+mod common;
+
+use acedrex::movegen::perft::perft;
+use acedrex::position::Position;
+use common::{flip_fen, game};
+
+struct Case {
+    name: String,
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+fn read_suite(text: &str) -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut name = String::from("unnamed");
+    for line in text.lines() {
+        if let Some(id) = line.strip_prefix("# id ") {
+            name = id.split_whitespace().next().unwrap_or("unnamed").to_string();
+            continue;
+        }
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts.next().expect("fen").trim().to_string();
+        let counts = parts
+            .filter_map(|p| {
+                let p = p.trim();
+                let (d, n) = p.strip_prefix('D')?.split_once(' ')?;
+                Some((d.parse().ok()?, n.trim().parse().ok()?))
+            })
+            .collect();
+        cases.push(Case { name: name.clone(), fen, counts });
+    }
+    cases
+}
+
+fn node_limit() -> u64 {
+    std::env::var("ACEDREX_PERFT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(1_500_000)
+}
+
+fn run_suite(variant: &str, text: &str) {
+    let game = game(variant);
+    let limit = node_limit();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in read_suite(text) {
+        let mut pos = Position::from_fen(&game, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        for &(depth, want) in &case.counts {
+            if want > limit && depth > 1 {
+                break;
+            }
+            let got = perft(&mut pos, depth);
+            checked += 1;
+            if got != want {
+                failures.push(format!("{} depth {depth}: got {got}, want {want} ({})", case.name, case.fen));
+                break;
+            }
+        }
+    }
+    assert!(checked > 0, "no perft case ran for {variant}");
+    assert!(failures.is_empty(), "{variant}:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn chess_programming_wiki_positions() {
+    run_suite("chess", include_str!("perft/chess-cpw.epd"));
+}
+
+#[test]
+fn chess_random_positions_match_fairy_stockfish() {
+    run_suite("chess", include_str!("perft/chess.epd"));
+}
+
+#[test]
+fn shatranj_matches_fairy_stockfish() {
+    run_suite("shatranj", include_str!("perft/shatranj.epd"));
+}
+
+#[test]
+fn courier_matches_fairy_stockfish() {
+    run_suite("courier", include_str!("perft/courier.epd"));
+}
+
+#[test]
+fn capablanca_matches_fairy_stockfish() {
+    run_suite("capablanca", include_str!("perft/capablanca.epd"));
+}
+
+#[test]
+fn makruk_matches_fairy_stockfish() {
+    run_suite("makruk", include_str!("perft/makruk.epd"));
+}
+
+/// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
+/// 12×12 boards that no other engine counts).
+#[test]
+fn colour_flipped_positions_have_equal_perft() {
+    for (variant, text) in [
+        ("chess", include_str!("perft/chess.epd")),
+        ("courier", include_str!("perft/courier.epd")),
+        ("makruk", include_str!("perft/makruk.epd")),
+    ] {
+        let game = game(variant);
+        for case in read_suite(text).iter().take(6) {
+            let mut a = Position::from_fen(&game, &case.fen).expect("fen");
+            let mut b = Position::from_fen(&game, &flip_fen(&case.fen)).expect("flipped fen");
+            assert_eq!(perft(&mut a, 3), perft(&mut b, 3), "{variant} {}", case.name);
+        }
+    }
+}
