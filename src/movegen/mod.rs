@@ -32,7 +32,7 @@ impl Position {
         let side = self.side;
         let (own, enemy) = (own_bit(side), enemy_bit(side));
         let ty = self.board[from as usize] & TYPE_MASK;
-        let game = self.game().clone();
+        let game = self.game();
         let piece = &game.tables.pieces[ty as usize];
         let prog = &piece.program[side as usize];
         let start = out.len();
@@ -213,8 +213,102 @@ impl Position {
     pub fn legal_moves(&mut self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(128);
         self.pseudo_moves(&mut moves);
-        moves.retain(|&m| self.is_legal(m));
+        let ctx = self.legality();
+        moves.retain(|&m| self.is_legal_with(m, &ctx));
         moves
+    }
+
+    /// What the side to move must watch for this node: whether it is in check, and which squares
+    /// could open an attack on its royal piece if vacated (blockers) or filled (screens).
+    pub fn legality(&self) -> Legality {
+        let mut ctx = Legality { check: false, test_all: false, vacate: [0; 32], n_vacate: 0, fill: [0; 32], n_fill: 0 };
+        let side = self.side;
+        let king = self.royal[side as usize];
+        if king == 0 {
+            return ctx;
+        }
+        let by = side ^ 1;
+        let pieces = &self.game().tables.pieces;
+        for i in 0..self.pcount[by as usize] as usize {
+            let a = self.plist[by as usize][i];
+            let table = &pieces[(self.board[a as usize] & TYPE_MASK) as usize].attacks[by as usize];
+            if table.by_generation {
+                ctx.test_all = true;
+                continue;
+            }
+            let (first, n) = table.index[(king as i16 - a as i16 + DIFF_BASE) as usize];
+            for inst in &table.instances[first as usize..first as usize + n as usize] {
+                if inst.initial && !self.virgin[a as usize] {
+                    continue;
+                }
+                let mut satisfied = true;
+                for &o in inst.empty.iter() {
+                    let sq = (a as i16 + o) as u16;
+                    let c = self.board[sq as usize];
+                    if c != EMPTY {
+                        satisfied = false;
+                        if c & own_bit(side) != 0 {
+                            ctx.add_vacate(sq);
+                        }
+                    }
+                }
+                for &o in inst.occupied.iter() {
+                    let sq = (a as i16 + o) as u16;
+                    let c = self.board[sq as usize];
+                    if c == EMPTY || c == OFF {
+                        satisfied = false;
+                        if c == EMPTY {
+                            ctx.add_fill(sq);
+                        }
+                    }
+                }
+                if satisfied {
+                    ctx.check = true;
+                }
+            }
+        }
+        ctx
+    }
+
+    /// Legality with a node's context: only moves that could expose the royal piece are played out.
+    pub fn is_legal_with(&mut self, m: Move, ctx: &Legality) -> bool {
+        let simple = !ctx.check
+            && !ctx.test_all
+            && m.kind() == Move::NORMAL
+            && m.from != self.royal[self.side as usize]
+            && !ctx.vacate[..ctx.n_vacate as usize].contains(&m.from)
+            && !ctx.fill[..ctx.n_fill as usize].contains(&m.to);
+        simple || self.is_legal(m)
+    }
+}
+
+/// Per-node legality context (see `Position::legality`).
+pub struct Legality {
+    pub check: bool,
+    test_all: bool,
+    vacate: [u16; 32],
+    n_vacate: u8,
+    fill: [u16; 32],
+    n_fill: u8,
+}
+
+impl Legality {
+    fn add_vacate(&mut self, sq: u16) {
+        if self.n_vacate as usize == self.vacate.len() {
+            self.test_all = true;
+        } else if !self.vacate[..self.n_vacate as usize].contains(&sq) {
+            self.vacate[self.n_vacate as usize] = sq;
+            self.n_vacate += 1;
+        }
+    }
+
+    fn add_fill(&mut self, sq: u16) {
+        if self.n_fill as usize == self.fill.len() {
+            self.test_all = true;
+        } else if !self.fill[..self.n_fill as usize].contains(&sq) {
+            self.fill[self.n_fill as usize] = sq;
+            self.n_fill += 1;
+        }
     }
 }
 

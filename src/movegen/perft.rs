@@ -15,9 +15,10 @@ fn perft_with(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 
     let (list, rest) = buffers.split_first_mut().expect("one buffer per ply");
     list.clear();
     pos.pseudo_moves(list);
+    let ctx = pos.legality();
     let mut nodes = 0;
     for &m in list.iter() {
-        if !pos.is_legal(m) {
+        if !pos.is_legal_with(m, &ctx) {
             continue;
         }
         if depth == 1 {

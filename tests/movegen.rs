@@ -1,0 +1,71 @@
+//! The fast paths of the move generator against its slow, obvious references, on positions from
+//! random play in every shipped variant:
+//! - attack detection from attack instances = "some pseudo-legal move of the other side lands here";
+//! - the per-node legality filter = make, test the royal square, unmake, for every move.
+
+mod common;
+
+use acedrex::position::{Position, color_of};
+use common::{Rng, game};
+
+const VARIANTS: [&str; 8] =
+    ["grant-acedrex", "grant-acedrex-cazaux", "grant-acedrex-murray", "chess", "capablanca", "shatranj", "courier", "makruk"];
+
+fn positions(variant: &str, seed: u64, games: usize, plies: usize) -> Vec<String> {
+    let g = game(variant);
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start(&g);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures now and then so that positions open up.
+            let caps: Vec<_> = moves.iter().copied().filter(|m| pos.at(m.to) != 0).collect();
+            let m = if !caps.is_empty() && rng.below(3) == 0 { caps[rng.below(caps.len())] } else { moves[rng.below(moves.len())] };
+            pos.make(m);
+            out.push(pos.fen());
+        }
+    }
+    out
+}
+
+#[test]
+fn attack_instances_agree_with_generated_captures() {
+    for variant in VARIANTS {
+        let g = game(variant);
+        for fen in positions(variant, 11, 6, 50).iter().step_by(5) {
+            let mut pos = Position::from_fen(&g, fen).expect("fen");
+            // Let the side not to move generate: its captures are what attacks the pieces of the side to move.
+            let defender = pos.side_to_move();
+            pos.make_null();
+            let mut moves = Vec::new();
+            pos.pseudo_moves(&mut moves);
+            for &sq in pos.pieces(defender).to_vec().iter() {
+                let by_generation = moves.iter().any(|m| m.to == sq && m.kind() != acedrex::position::Move::CASTLE);
+                assert_eq!(color_of(pos.at(sq)), defender);
+                assert_eq!(pos.attacked(sq, defender ^ 1), by_generation, "{variant} {fen}: square {}", acedrex::geometry::square_name(sq));
+            }
+        }
+    }
+}
+
+#[test]
+fn legality_filter_agrees_with_make_and_test() {
+    for variant in VARIANTS {
+        let g = game(variant);
+        for fen in positions(variant, 23, 6, 60) {
+            let mut pos = Position::from_fen(&g, &fen).expect("fen");
+            let mut pseudo = Vec::new();
+            pos.pseudo_moves(&mut pseudo);
+            let slow: Vec<_> = pseudo.iter().copied().filter(|&m| pos.is_legal(m)).collect();
+            let mut fast = pos.legal_moves();
+            let mut slow_sorted = slow.clone();
+            slow_sorted.sort();
+            fast.sort();
+            assert_eq!(fast, slow_sorted, "{variant} {fen}");
+        }
+    }
+}
