@@ -206,3 +206,43 @@ pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String
     }
     Ok(board_text(&grid) + "X piece  * move or capture  m move only  c capture only\n")
 }
+
+/// A position as text: pieces by letter (upper case White), `.` empty.
+pub fn position_text(pos: &Position) -> String {
+    let t = &pos.game().tables;
+    let grid: Vec<Vec<char>> = (0..t.ranks)
+        .map(|r| {
+            (0..t.files)
+                .map(|f| {
+                    let code = pos.at(crate::geometry::cell(f, r));
+                    if code == crate::position::EMPTY {
+                        '.'
+                    } else {
+                        let l = t.pieces[(code & crate::position::TYPE_MASK) as usize].letter;
+                        if crate::position::color_of(code) == 0 { l } else { l.to_ascii_lowercase() }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    board_text(&grid)
+}
+
+/// `acedrex pieces`: each piece's Betza, compiled legs and movement diagram on the variant's board.
+pub fn pieces_text(v: &Variant) -> Result<String, String> {
+    let mut out = format!("{} ({}x{})\n", v.name, v.files, v.ranks);
+    for p in &v.pieces {
+        let paths = crate::tables::legs::compile(&p.betza).map_err(|e| e.to_string())?;
+        out += &format!(
+            "\n{} {}: {}{}{}\n",
+            p.letter,
+            p.name,
+            p.betza_text,
+            if p.royal { ", royal" } else { "" },
+            p.value.map(|v| format!(", value {v}")).unwrap_or_default()
+        );
+        out += &crate::tables::legs::describe(&paths);
+        out += &movement_diagram(&p.betza_text, v.files, v.ranks)?;
+    }
+    Ok(out)
+}

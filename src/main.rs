@@ -64,6 +64,17 @@ enum Command {
         #[command(flatten)]
         at: PositionArgs,
     },
+    /// Print a position: the board, its FEN, and whether the side to move is in check.
+    Show {
+        #[command(flatten)]
+        at: PositionArgs,
+    },
+    /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
+    Pieces {
+        /// A shipped variant's name or alias, or the path of a variant file.
+        #[arg(long, default_value = "grant-acedrex")]
+        variant: String,
+    },
 }
 
 /// Where a command starts: a variant, an optional FEN and moves played from it.
@@ -137,6 +148,20 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 perft::perft(&mut pos, depth)
             };
             println!("Nodes searched: {total}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show { at } => {
+            let pos = at.position()?;
+            print!("{}", acedrex::explore::position_text(&pos));
+            println!("fen {}", pos.fen());
+            if pos.in_check() {
+                println!("the side to move is in check");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Pieces { variant } => {
+            let v = acedrex::variant::load(&variant)?;
+            print!("{}", acedrex::explore::pieces_text(&v)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Moves { at } => {
