@@ -1,16 +1,23 @@
 //! acedrex: a chess-variant engine where a variant is one data file and pieces are Betza strings.
 //!
 //! Pipeline: [`betza`] (notation) → [`variant`] (file format, validation) → [`tables`] (step tables)
-//! → [`position`] / [`movegen`] / [`rules`] → search and front ends.
+//! → [`position`] / [`movegen`] / [`rules`] → [`search`] / [`eval`] → front ends: [`protocol`]
+//! (xboard, uci), [`fmax`] (Fairy-Max export/import), [`play`] (terminal), [`pgn`], [`diagram`]
+//! (SVG), [`explore`] (what a piece does), and the `acedrex` binary.
 
 pub mod betza;
+pub mod diagram;
+pub mod eval;
+pub mod explore;
+pub mod fmax;
+pub mod game;
 pub mod geometry;
+pub mod movegen;
+pub mod pgn;
+pub mod play;
+pub mod position;
+pub mod protocol;
+pub mod rules;
+pub mod search;
 pub mod tables;
 pub mod variant;
-pub mod game;
-pub mod movegen;
-pub mod position;
-pub mod rules;
-pub mod explore;
-pub mod search;
-pub mod eval;

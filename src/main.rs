@@ -1,6 +1,10 @@
 //! The `acedrex` command line: thin wrappers over the library.
 
+use acedrex::diagram::{DiagramOptions, Subject};
 use acedrex::explore::{Probe, destinations, list_line};
+use acedrex::play::{PlayOptions, Seat, selfplay::SelfplayOptions};
+use acedrex::protocol::Protocol;
+use std::io::{BufRead, BufReader, IsTerminal, Read};
 use acedrex::game::Game;
 use acedrex::movegen::perft;
 use acedrex::position::Position;
@@ -68,6 +72,98 @@ enum Command {
     Show {
         #[command(flatten)]
         at: PositionArgs,
+    },
+    /// Play against the engine in the terminal.
+    Play {
+        /// A shipped variant's name or alias, or the path of a variant file.
+        #[arg(long, default_value = "grant-acedrex")]
+        variant: String,
+        /// Start from this FEN.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Roll the variant's die each turn: only the rolled piece type may move.
+        #[arg(long)]
+        dice: bool,
+        /// Play White (the default).
+        #[arg(long, conflicts_with = "black")]
+        white: bool,
+        /// Play Black.
+        #[arg(long)]
+        black: bool,
+        /// Engine search depth in plies.
+        #[arg(long, default_value_t = 8)]
+        level: u32,
+        /// Engine seconds per move (cap).
+        #[arg(long, default_value_t = 5.0)]
+        time: f64,
+        /// Seed for the dice.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// The engine against itself; PGN to -o (or stdout), a summary at the end.
+    Selfplay {
+        /// Number of games.
+        games: u32,
+        /// A shipped variant's name or alias, or the path of a variant file.
+        #[arg(long, default_value = "grant-acedrex")]
+        variant: String,
+        /// Play with the variant's die.
+        #[arg(long)]
+        dice: bool,
+        /// Search depth per move.
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        /// Milliseconds per move.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Where to write the games (PGN).
+        #[arg(short = 'o', long)]
+        output: Option<std::path::PathBuf>,
+        /// Seed of the random opening plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// SVG diagram of a piece's moves or of a position.
+    Diagram {
+        /// A shipped variant's name or alias, or the path of a variant file.
+        #[arg(long, default_value = "grant-acedrex")]
+        variant: String,
+        /// A piece of the variant, by letter.
+        #[arg(long)]
+        piece: Option<char>,
+        /// A Betza string.
+        #[arg(long)]
+        betza: Option<String>,
+        /// A position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves from the start position.
+        #[arg(long)]
+        moves: Option<String>,
+        /// The piece's square (piece diagrams).
+        #[arg(long)]
+        at: Option<String>,
+        /// Board size for a Betza string, FILESxRANKS.
+        #[arg(long)]
+        board: Option<String>,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long)]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Speak CECP (XBoard/WinBoard) on stdin/stdout.
+    Xboard {
+        /// Extra variant files or directories.
+        #[arg(long = "variant-file")]
+        variant_files: Vec<std::path::PathBuf>,
+    },
+    /// Speak UCI (with UCI_Variant) on stdin/stdout.
+    Uci {
+        /// Extra variant files or directories.
+        #[arg(long = "variant-file")]
+        variant_files: Vec<std::path::PathBuf>,
+        /// Variant to start in (default chess, as UCI GUIs expect).
+        #[arg(long)]
+        variant: Option<String>,
     },
     /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
     Pieces {
@@ -150,6 +246,47 @@ fn run(command: Command) -> Result<ExitCode, String> {
             println!("Nodes searched: {total}");
             Ok(ExitCode::SUCCESS)
         }
+        Command::Play { variant, fen, dice, white: _, black, level, time, seed } => {
+            let seat = if black { Seat::Black } else { Seat::White };
+            let movetime = Some(std::time::Duration::from_secs_f64(time));
+            acedrex::play::play(PlayOptions { variant, fen, dice, seat, level, movetime, seed, ..PlayOptions::default() })
+                .map_err(|e| format!("{e:#}"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Selfplay { games, variant, dice, depth, movetime, output, seed } => {
+            let movetime = movetime.map(std::time::Duration::from_millis);
+            let opts = SelfplayOptions { games, variant, dice, depth, movetime, output, seed, ..SelfplayOptions::default() };
+            acedrex::play::selfplay::selfplay(&opts).map_err(|e| format!("{e:#}"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Diagram { variant, piece, betza, fen, moves, at, board, output } => {
+            let subject = match (piece, betza, fen, moves) {
+                (Some(l), ..) => Subject::Piece(l),
+                (_, Some(b), ..) => Subject::Betza(b),
+                (_, _, Some(f), _) => Subject::Fen(f),
+                (_, _, _, Some(m)) => Subject::Moves(m),
+                _ => Subject::Start,
+            };
+            let board = board.map(|b| parse_board(&b)).transpose()?;
+            let svg = acedrex::diagram::diagram(&DiagramOptions { variant, subject, at, board })?;
+            match output {
+                Some(p) => std::fs::write(&p, svg).map_err(|e| format!("{}: {e}", p.display()))?,
+                None => print!("{svg}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Xboard { variant_files } => {
+            let cfg = acedrex::protocol::Config { variant_files, variant: None };
+            acedrex::protocol::run(Protocol::Xboard, BufReader::new(std::io::stdin()), std::io::stdout(), &cfg)
+                .map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Uci { variant_files, variant } => {
+            let cfg = acedrex::protocol::Config { variant_files, variant };
+            acedrex::protocol::run(Protocol::Uci, BufReader::new(std::io::stdin()), std::io::stdout(), &cfg)
+                .map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Show { at } => {
             let pos = at.position()?;
             print!("{}", acedrex::explore::position_text(&pos));
@@ -181,7 +318,31 @@ fn run(command: Command) -> Result<ExitCode, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        eprintln!("acedrex: no command given; see `acedrex --help`");
+        if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+            return match acedrex::play::play(PlayOptions::default()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("acedrex: {e:#}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        // Engines are started by GUIs without arguments: the first line says which protocol.
+        let mut stdin = BufReader::new(std::io::stdin());
+        let mut first = String::new();
+        if stdin.read_line(&mut first).is_ok()
+            && let Some(p) = acedrex::protocol::detect(&first)
+        {
+            let input = BufReader::new(std::io::Cursor::new(first).chain(stdin));
+            return match acedrex::protocol::run(p, input, std::io::stdout(), &Default::default()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("acedrex: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        eprintln!("acedrex: no command given and no `xboard`/`uci` on standard input; see `acedrex --help`");
         return ExitCode::FAILURE;
     };
     match run(command) {

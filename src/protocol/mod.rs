@@ -62,14 +62,20 @@ pub struct Registry {
 impl Registry {
     /// The built-ins only.
     pub fn builtin() -> Registry {
-        let variants = crate::variant::builtin_names().into_iter().filter_map(crate::variant::builtin).collect();
+        let variants = crate::variant::builtin_names()
+            .into_iter()
+            .filter_map(crate::variant::builtin)
+            .collect();
         Registry { variants }
     }
 
     /// The built-ins plus `files`; the second value lists the files that failed to load.
     pub fn with_files(files: &[PathBuf]) -> (Registry, Vec<String>) {
         let mut r = Registry::builtin();
-        let errors = files.iter().filter_map(|f| r.load_path(&f.to_string_lossy()).err()).collect();
+        let errors = files
+            .iter()
+            .filter_map(|f| r.load_path(&f.to_string_lossy()).err())
+            .collect();
         (r, errors)
     }
 
@@ -95,9 +101,16 @@ impl Registry {
             let shown = f.display().to_string();
             let loaded = std::fs::read_to_string(&f)
                 .map_err(|e| format!("cannot read {shown}: {e}"))
-                .and_then(|text| crate::variant::parse_variant(&shown, &text).map_err(|d| crate::variant::render(&d)))
+                .and_then(|text| {
+                    crate::variant::parse_variant(&shown, &text)
+                        .map_err(|d| crate::variant::render(&d))
+                })
                 // A variant that does not compile cannot be played; say so now rather than at `variant`.
-                .and_then(|v| Game::new(v.clone()).map(|_| v).map_err(|e| format!("{shown}: {e}")));
+                .and_then(|v| {
+                    Game::new(v.clone())
+                        .map(|_| v)
+                        .map_err(|e| format!("{shown}: {e}"))
+                });
             match loaded {
                 Ok(v) => {
                     names.push(v.name.clone());
@@ -106,13 +119,21 @@ impl Registry {
                 Err(e) => errors.push(e),
             }
         }
-        if errors.is_empty() { Ok(names) } else { Err(errors.join("\n")) }
+        if errors.is_empty() {
+            Ok(names)
+        } else {
+            Err(errors.join("\n"))
+        }
     }
 
     /// A variant by canonical name, alias or XBoard name (ASCII case ignored); `standard` is chess.
     pub fn find(&self, name: &str) -> Option<&Variant> {
         let name = name.trim();
-        let name = if name.eq_ignore_ascii_case("standard") { "chess" } else { name };
+        let name = if name.eq_ignore_ascii_case("standard") {
+            "chess"
+        } else {
+            name
+        };
         let is = |s: &str| s.eq_ignore_ascii_case(name);
         let rev = || self.variants.iter().rev();
         rev()
@@ -190,6 +211,14 @@ impl Out {
     }
 }
 
+/// A GUI line echoed in a complaint, with control characters shown as `?` so that they cannot
+/// disturb the GUI's parsing.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
 /// Rewrites a GUI's FEN into the form `Position::from_fen` reads:
 /// - XBoard's 5-field FEN (no e.p. field, as XBoard writes it for grande-acedrex) gets `-` for e.p.;
 /// - castling letters that are files (X-FEN/Shredder-FEN, XBoard's `Gg` for an unmoved king)
@@ -225,7 +254,10 @@ fn normalize_rights(game: &Game, placement: &str, rights: &str) -> String {
             }
             file += digits.parse::<u32>().unwrap_or(0);
             digits.clear();
-            let royal = game.variant.piece_index(c).is_some_and(|i| game.variant.pieces[i].royal);
+            let royal = game
+                .variant
+                .piece_index(c)
+                .is_some_and(|i| game.variant.pieces[i].royal);
             if royal && c.is_ascii_uppercase() == white {
                 return u8::try_from(file).ok();
             }
@@ -233,7 +265,10 @@ fn normalize_rights(game: &Game, placement: &str, rights: &str) -> String {
         }
         None
     };
-    let kings = [royal_file(rows.last(), true), royal_file(rows.first(), false)];
+    let kings = [
+        royal_file(rows.last(), true),
+        royal_file(rows.first(), false),
+    ];
     let mut out = String::new();
     for c in rights.chars() {
         let white = c.is_ascii_uppercase();
@@ -246,7 +281,11 @@ fn normalize_rights(game: &Game, placement: &str, rights: &str) -> String {
             'A'..='P' => 'K',
             _ => continue,
         };
-        let mapped = if white { mapped } else { mapped.to_ascii_lowercase() };
+        let mapped = if white {
+            mapped
+        } else {
+            mapped.to_ascii_lowercase()
+        };
         if !out.contains(mapped) {
             out.push(mapped);
         }
@@ -254,7 +293,36 @@ fn normalize_rights(game: &Game, placement: &str, rights: &str) -> String {
     // from_fen wants White's letters first.
     let mut sorted: Vec<char> = out.chars().collect();
     sorted.sort_by_key(|c| "KQkq".find(*c));
-    if sorted.is_empty() { "-".into() } else { sorted.into_iter().collect() }
+    if sorted.is_empty() {
+        "-".into()
+    } else {
+        sorted.into_iter().collect()
+    }
+}
+
+/// A `Write` that appends to a shared buffer: lets tests and tools read what the engine printed.
+#[derive(Clone, Default)]
+pub struct SharedBuf(pub Arc<Mutex<Vec<u8>>>);
+
+impl SharedBuf {
+    /// Everything written so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+    }
+}
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -269,12 +337,21 @@ mod tests {
     fn xboard_fens_are_normalised() {
         let g = game("grant-acedrex");
         assert_eq!(
-            normalize_fen(&g, "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Gg 0 1"),
+            normalize_fen(
+                &g,
+                "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Gg 0 1"
+            ),
             "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Kk - 0 1"
         );
         let c = game("chess");
-        assert_eq!(normalize_fen(&c, "4k2r/8/8/8/8/8/8/R3K3 w AHh - 0 1"), "4k2r/8/8/8/8/8/8/R3K3 w KQk - 0 1");
-        assert_eq!(normalize_fen(&c, "8/8/8/8/8/8/8/8 w KQkq e3 0 1"), "8/8/8/8/8/8/8/8 w KQkq e3 0 1");
+        assert_eq!(
+            normalize_fen(&c, "4k2r/8/8/8/8/8/8/R3K3 w AHh - 0 1"),
+            "4k2r/8/8/8/8/8/8/R3K3 w KQk - 0 1"
+        );
+        assert_eq!(
+            normalize_fen(&c, "8/8/8/8/8/8/8/8 w KQkq e3 0 1"),
+            "8/8/8/8/8/8/8/8 w KQkq e3 0 1"
+        );
     }
 
     #[test]

@@ -1,0 +1,516 @@
+//! UCI, with Fairy-Stockfish's variant extensions (`UCI_Variant`, `VariantPath`) so that GUIs such
+//! as Cute Chess can pick any acedrex variant.
+//!
+//! As in the XBoard front end, one controller thread owns the position and the search runs on a
+//! worker thread; `stop`, `isready` and `quit` are answered while it runs. `go perft N` runs on the
+//! controller and prints Fairy-Stockfish's divide format.
+//!
+//! The default variant is chess: UCI GUIs send `UCI_Variant` only for variants other than standard
+//! chess (Cute Chess, python-chess), so any other default would break them on plain chess.
+//!
+//! Non-standard debugging command: `fen` answers `info string fen <FEN of the current position>`.
+
+use super::{Config, Event, Out, Registry, normalize_fen, printable, spawn_reader};
+use crate::game::Game;
+use crate::movegen::perft;
+use crate::position::Position;
+use crate::search::{Engine, Limits, SearchResult, info_line};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 65536;
+const MAX_THREADS: usize = 256;
+const DEFAULT_VARIANT: &str = "chess";
+
+/// Runs UCI on `input`/`output` until `quit` or end of input, with the built-in variants.
+pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    run_with(input, output, &Config::default())
+}
+
+/// Runs UCI with extra variant files and a start variant from `config`.
+pub fn run_with<R, W>(input: R, output: W, config: &Config) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel();
+    spawn_reader(input, tx.clone());
+    let out = Out::new(output);
+    let (registry, errors) = Registry::with_files(&config.variant_files);
+    for e in errors {
+        for l in e.lines() {
+            out.line(&format!("info string error {l}"))?;
+        }
+    }
+    let mut session = Session::new(out, tx, registry);
+    if let Some(v) = &config.variant
+        && !session.set_variant(v)?
+    {
+        session.set_variant(DEFAULT_VARIANT)?;
+    }
+    session.serve(rx)
+}
+
+struct Running {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<(Engine, SearchResult)>,
+    infinite: bool,
+    /// The searched position (the GUI may send `position` before the answer comes).
+    root: Position,
+    /// `go ponder`: the limits to search with once `ponderhit` arrives.
+    ponder: Option<Limits>,
+}
+
+struct Session {
+    out: Out,
+    tx: Sender<Event>,
+    registry: Registry,
+    variant: String,
+    pos: Position,
+    /// Present whenever no search is running.
+    engine: Option<Engine>,
+    hash_mb: usize,
+    threads: usize,
+    /// `ucinewgame` during a search: clear the table once the engine is back.
+    clear_pending: bool,
+    search: Option<Running>,
+    next_id: u64,
+    quit: bool,
+}
+
+impl Session {
+    fn new(out: Out, tx: Sender<Event>, registry: Registry) -> Session {
+        let v = registry
+            .find(DEFAULT_VARIANT)
+            .cloned()
+            .expect("built-in chess");
+        let game = Game::new(v.clone()).expect("built-in chess compiles");
+        Session {
+            out,
+            tx,
+            registry,
+            variant: v.name,
+            pos: Position::start(&game),
+            engine: Some(Engine::new(DEFAULT_HASH_MB, 1)),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            clear_pending: false,
+            search: None,
+            next_id: 0,
+            quit: false,
+        }
+    }
+
+    fn send(&self, line: &str) -> io::Result<()> {
+        self.out.line(line)
+    }
+
+    fn error(&self, msg: &str) -> io::Result<()> {
+        self.send(&format!("info string error {msg}"))
+    }
+
+    fn serve(&mut self, rx: Receiver<Event>) -> io::Result<()> {
+        let mut eof = false;
+        while !self.quit {
+            if eof && self.search.is_none() {
+                break;
+            }
+            match rx.recv().unwrap_or(Event::Eof) {
+                Event::Line(line) => self.command(&line)?,
+                Event::Eof => {
+                    eof = true;
+                    // Nobody will send `stop` any more.
+                    if let Some(s) = self
+                        .search
+                        .as_ref()
+                        .filter(|s| s.infinite || s.ponder.is_some())
+                    {
+                        s.stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                Event::Done(id) => {
+                    if self.search.as_ref().is_some_and(|s| s.id == id) {
+                        self.finish()?;
+                    }
+                }
+            }
+        }
+        if let Some(r) = self.search.take() {
+            r.stop.store(true, Ordering::SeqCst);
+            self.join(r);
+        }
+        Ok(())
+    }
+
+    fn command(&mut self, line: &str) -> io::Result<()> {
+        let line = line.trim();
+        let (word, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(w, r)| (w, r.trim()));
+        match word {
+            "" | "debug" | "register" => Ok(()),
+            "uci" => self.identify(),
+            "isready" => self.send("readyok"),
+            "ucinewgame" => {
+                match &mut self.engine {
+                    Some(e) => e.clear(),
+                    None => self.clear_pending = true,
+                }
+                Ok(())
+            }
+            "setoption" => self.set_option(rest),
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "stop" => {
+                if let Some(s) = &mut self.search {
+                    // A stopped ponder search answers with its own best move.
+                    s.ponder = None;
+                    s.stop.store(true, Ordering::SeqCst);
+                }
+                Ok(())
+            }
+            "ponderhit" => self.ponder_hit(),
+            "quit" => {
+                self.quit = true;
+                Ok(())
+            }
+            "fen" => self.send(&format!("info string fen {}", self.pos.fen())),
+            _ => self.error(&format!("unknown command: {}", printable(line))),
+        }
+    }
+
+    fn identify(&self) -> io::Result<()> {
+        self.send(&format!("id name acedrex {}", env!("CARGO_PKG_VERSION")))?;
+        self.send("id author the acedrex authors")?;
+        self.send(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ))?;
+        self.send(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ))?;
+        self.send(&self.variant_option())?;
+        self.send("option name VariantPath type string default <empty>")?;
+        self.send("uciok")
+    }
+
+    fn variant_option(&self) -> String {
+        let vars: String = self
+            .registry
+            .names()
+            .iter()
+            .map(|n| format!(" var {n}"))
+            .collect();
+        format!("option name UCI_Variant type combo default {DEFAULT_VARIANT}{vars}")
+    }
+
+    /// `setoption name <id> [value <x>]`; names are matched without regard to case.
+    fn set_option(&mut self, rest: &str) -> io::Result<()> {
+        let Some(body) = rest.strip_prefix("name") else {
+            return self.error(&format!("setoption without name: {rest}"));
+        };
+        let (name, value) = match body.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (body.trim().trim_end_matches(" value").trim(), ""),
+        };
+        let number = |max: usize| {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match number(MAX_HASH_MB) {
+                Some(mb) => {
+                    self.hash_mb = mb;
+                    if let Some(e) = &mut self.engine {
+                        e.set_hash(mb);
+                    }
+                    Ok(())
+                }
+                None => self.error(&format!("Hash must be 1..{MAX_HASH_MB}: {value}")),
+            },
+            "threads" => match number(MAX_THREADS) {
+                Some(n) => {
+                    self.threads = n;
+                    if let Some(e) = &mut self.engine {
+                        e.set_threads(n);
+                    }
+                    Ok(())
+                }
+                None => self.error(&format!("Threads must be 1..{MAX_THREADS}: {value}")),
+            },
+            "uci_variant" => {
+                if !self.set_variant(value)? {
+                    self.error(&format!("unknown variant {value}"))?;
+                }
+                Ok(())
+            }
+            "variantpath" if value.is_empty() || value == "<empty>" => Ok(()),
+            "variantpath" => match self.registry.load_path(value) {
+                Ok(names) => {
+                    self.send(&format!("info string loaded variants {}", names.join(" ")))?;
+                    self.send(&format!("info string {}", self.variant_option()))
+                }
+                Err(e) => e.lines().try_for_each(|l| self.error(l)),
+            },
+            _ => self.error(&format!("unknown option {name}")),
+        }
+    }
+
+    /// Switches to a variant's start position; false if the name is unknown or does not compile.
+    fn set_variant(&mut self, name: &str) -> io::Result<bool> {
+        let Some(v) = self.registry.find(name).cloned() else {
+            return Ok(false);
+        };
+        match Game::new(v.clone()) {
+            Ok(game) => {
+                self.variant = v.name;
+                self.pos = Position::start(&game);
+                Ok(true)
+            }
+            Err(e) => {
+                self.error(&format!("variant {name} does not compile: {e}"))?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// `position startpos|fen FEN [moves ...]`; on any error the position stays as it was.
+    fn position(&mut self, rest: &str) -> io::Result<()> {
+        let (setup, moves) = match rest.split_once(" moves") {
+            Some((s, m)) => (s.trim(), m.trim()),
+            None => (rest.trim(), ""),
+        };
+        let game = self.pos.game().clone();
+        let start = if setup == "startpos" {
+            Ok(Position::start(&game))
+        } else if let Some(fen) = setup.strip_prefix("fen ") {
+            Position::from_fen(&game, &normalize_fen(&game, fen)).map_err(|e| e.to_string())
+        } else {
+            Err(format!("expected `startpos` or `fen FEN`: position {rest}"))
+        };
+        let mut pos = match start {
+            Ok(p) => p,
+            Err(e) => return self.error(&e),
+        };
+        for text in moves.split_whitespace() {
+            match pos.parse_move(text) {
+                Ok(m) => pos.make(m),
+                Err(e) => return self.error(&format!("position command: {e}")),
+            }
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    fn go(&mut self, rest: &str) -> io::Result<()> {
+        // A `go` while searching: the old search answers first, as the GUI expects one reply each.
+        if let Some(mut r) = self.search.take() {
+            r.ponder = None;
+            r.stop.store(true, Ordering::SeqCst);
+            self.search = Some(r);
+            self.finish()?;
+        }
+        let mut limits = Limits::default();
+        let mut ponder = false;
+        let mut tokens = rest.split_whitespace().peekable();
+        let ms = |v: Option<&str>| {
+            v.and_then(|s| s.parse::<i64>().ok())
+                .map(|n| Duration::from_millis(n.max(0) as u64))
+        };
+        while let Some(key) = tokens.next() {
+            let ok = match key {
+                "wtime" => ms(tokens.next()).map(|d| limits.wtime = Some(d)),
+                "btime" => ms(tokens.next()).map(|d| limits.btime = Some(d)),
+                "winc" => ms(tokens.next()).map(|d| limits.winc = Some(d)),
+                "binc" => ms(tokens.next()).map(|d| limits.binc = Some(d)),
+                "movetime" => ms(tokens.next()).map(|d| limits.movetime = Some(d)),
+                "movestogo" => tokens
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .map(|n| limits.movestogo = Some(n)),
+                "depth" => tokens
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .map(|n| limits.depth = Some(n)),
+                "nodes" => tokens
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .map(|n| limits.nodes = Some(n)),
+                // Mate in N moves needs at most 2N-1 plies.
+                "mate" => tokens
+                    .next()
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .map(|n| limits.depth = Some(2 * n.max(1))),
+                "infinite" => {
+                    limits.infinite = true;
+                    Some(())
+                }
+                "ponder" => {
+                    ponder = true;
+                    Some(())
+                }
+                "searchmoves" => {
+                    while tokens.peek().is_some_and(|t| looks_like_move(t)) {
+                        tokens.next();
+                    }
+                    Some(())
+                }
+                "perft" => {
+                    return match tokens.next().and_then(|s| s.parse::<u32>().ok()) {
+                        Some(d) => self.perft(d),
+                        None => self.error(&format!("go perft needs a depth: go {rest}")),
+                    };
+                }
+                _ => None,
+            };
+            if ok.is_none() {
+                self.error(&format!("bad go argument `{key}`: go {rest}"))?;
+            }
+        }
+        let unlimited = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.wtime.is_none()
+            && limits.btime.is_none();
+        // Plain `go` searches until `stop`, as in Stockfish.
+        if unlimited {
+            limits.infinite = true;
+        }
+        let ponder_limits = ponder.then(|| limits.clone());
+        if ponder {
+            limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+        }
+        self.start(limits, ponder_limits);
+        Ok(())
+    }
+
+    fn start(&mut self, limits: Limits, ponder: Option<Limits>) {
+        let Some(mut engine) = self.engine.take() else {
+            return;
+        };
+        let pos = self.pos.clone();
+        let root = pos.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let id = self.next_id;
+        self.next_id += 1;
+        let (out, tx, stop2, infinite) = (
+            self.out.clone(),
+            self.tx.clone(),
+            stop.clone(),
+            limits.infinite,
+        );
+        let handle = std::thread::spawn(move || {
+            let mut on_info = |info: &crate::search::Info| {
+                let _ = out.line(&info_line(&pos, info));
+            };
+            let result = engine.search(&pos, &limits, &stop2, &mut on_info);
+            let _ = tx.send(Event::Done(id));
+            (engine, result)
+        });
+        self.search = Some(Running {
+            id,
+            stop,
+            handle,
+            infinite,
+            root,
+            ponder,
+        });
+    }
+
+    fn join(&mut self, r: Running) -> Option<SearchResult> {
+        let (mut engine, result) = match r.handle.join() {
+            Ok((e, res)) => (e, Some(res)),
+            Err(_) => (Engine::new(self.hash_mb, self.threads), None),
+        };
+        engine.set_hash(self.hash_mb);
+        engine.set_threads(self.threads);
+        if std::mem::take(&mut self.clear_pending) {
+            engine.clear();
+        }
+        self.engine = Some(engine);
+        result
+    }
+
+    /// The opponent played the expected move: search it for real with the `go ponder` limits.
+    fn ponder_hit(&mut self) -> io::Result<()> {
+        let Some(r) = self.search.take() else {
+            return Ok(());
+        };
+        let Some(limits) = r.ponder.clone() else {
+            self.search = Some(r);
+            return Ok(());
+        };
+        r.stop.store(true, Ordering::SeqCst);
+        self.join(r);
+        self.start(limits, None);
+        Ok(())
+    }
+
+    /// A search ended: `bestmove` (after `stop` or its limits); a ponder search only answers after
+    /// `ponderhit` or `stop`.
+    fn finish(&mut self) -> io::Result<()> {
+        let Some(mut r) = self.search.take() else {
+            return Ok(());
+        };
+        let mut root = std::mem::replace(&mut r.root, self.pos.clone());
+        let result = self.join(r);
+        let legal = root.legal_moves();
+        let best = result
+            .as_ref()
+            .and_then(|r| r.best)
+            .filter(|m| legal.contains(m))
+            .or_else(|| legal.first().copied());
+        match best {
+            Some(m) => {
+                let ponder = result
+                    .as_ref()
+                    .filter(|r| r.best == Some(m))
+                    .and_then(|r| r.ponder);
+                let mut line = format!("bestmove {}", root.move_text(m));
+                if let Some(p) = ponder {
+                    root.make(m);
+                    if root.legal_moves().contains(&p) {
+                        line += &format!(" ponder {}", root.move_text(p));
+                    }
+                }
+                self.send(&line)
+            }
+            None => self.send("bestmove (none)"),
+        }
+    }
+
+    fn perft(&mut self, depth: u32) -> io::Result<()> {
+        let mut pos = self.pos.clone();
+        let mut rows: Vec<(String, u64)> = perft::divide(&mut pos, depth.max(1))
+            .into_iter()
+            .map(|(m, n)| (pos.move_text(m), n))
+            .collect();
+        rows.sort();
+        for (m, n) in &rows {
+            self.send(&format!("{m}: {n}"))?;
+        }
+        let total: u64 = rows.iter().map(|(_, n)| n).sum();
+        self.send("")?;
+        self.send(&format!("Nodes searched: {total}"))?;
+        self.send("")
+    }
+}
+
+fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+}
