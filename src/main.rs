@@ -165,6 +165,26 @@ enum Command {
         #[arg(long)]
         variant: Option<String>,
     },
+    /// Write a Fairy-Max fmax.ini for variants (warnings on stderr where Fairy-Max differs).
+    Fmax {
+        /// Variants to include (names, aliases or files); repeatable.
+        #[arg(long)]
+        variant: Vec<String>,
+        /// Include every shipped variant Fairy-Max can express.
+        #[arg(long)]
+        all: bool,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long)]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Turn the Game: blocks of an fmax.ini into acedrex variant files.
+    FmaxImport {
+        /// The fmax.ini to read.
+        file: std::path::PathBuf,
+        /// Directory for the variant files (default: current directory).
+        #[arg(short = 'o', long, default_value = ".")]
+        output: std::path::PathBuf,
+    },
     /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
     Pieces {
         /// A shipped variant's name or alias, or the path of a variant file.
@@ -285,6 +305,39 @@ fn run(command: Command) -> Result<ExitCode, String> {
             let cfg = acedrex::protocol::Config { variant_files, variant };
             acedrex::protocol::run(Protocol::Uci, BufReader::new(std::io::stdin()), std::io::stdout(), &cfg)
                 .map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Fmax { variant, all, output } => {
+            let mut names = variant;
+            if all {
+                names.extend(acedrex::variant::builtin_names().into_iter().map(String::from).filter(|n| !n.ends_with("-murray")));
+            }
+            if names.is_empty() {
+                names.push("grant-acedrex".into());
+            }
+            let variants = names.iter().map(|n| acedrex::variant::load(n)).collect::<Result<Vec<_>, _>>()?;
+            let (text, warnings) = acedrex::fmax::export(&variants)?;
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            match output {
+                Some(p) => std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?,
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::FmaxImport { file, output } => {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let (files, skipped) = acedrex::fmax::import(&text);
+            std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+            for (name, body) in &files {
+                let path = output.join(name);
+                std::fs::write(&path, body).map_err(|e| format!("{}: {e}", path.display()))?;
+                println!("wrote {}", path.display());
+            }
+            for s in skipped {
+                eprintln!("not translated: {s}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { at } => {

@@ -3,6 +3,8 @@
 mod ast;
 mod parse;
 mod print;
+pub mod xboard;
 
 pub use ast::*;
 pub use parse::{BetzaError, parse};
+pub use xboard::to_xboard;

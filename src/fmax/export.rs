@@ -1,0 +1,891 @@
+//! acedrex variants → one `fmax.ini` that Fairy-Max and ShaMax load (xbetza.md §5).
+//!
+//! Each piece is compiled to its leg trees (tables::legs) and every tree becomes rays by §5.9. What
+//! Fairy-Max cannot say is an error naming the variant and piece; where a close approximation exists
+//! (end rules, a start position that is not "back rank + full pawn rank") it is a warning.
+
+use super::rays::{Ray, step_of};
+use crate::betza;
+use crate::explore::{Probe, destinations};
+use crate::tables::legs::{self, Cont, Leg, Path, Stop};
+use crate::variant::{BareKing, Outcome, PieceDef, PromotionTarget, Variant};
+use std::fmt::Write;
+
+/// XBoard's default piece-to-char order: the GUI draws the image of the slot a letter sits in.
+const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
+
+/// Writes a complete `fmax.ini` for `variants`: the version line, a default block, one `Game:` block
+/// per variant (plus `normal` chess, which Fairy-Max loads on every `new`, when none is given) and the
+/// closing line Fairy-Max needs. Returns the text and warnings about rules it plays differently.
+pub fn export(variants: &[Variant]) -> Result<(String, Vec<String>), String> {
+    let mut warnings = Vec::new();
+    let mut blocks = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    for v in variants {
+        if names.contains(&v.xboard_name.as_str()) {
+            return Err(format!(
+                "two variants have the XBoard name `{}`",
+                v.xboard_name
+            ));
+        }
+        names.push(&v.xboard_name);
+        blocks.push(block(v, &mut warnings)?);
+    }
+    if !names.contains(&"normal") {
+        let chess =
+            crate::variant::builtin("chess").ok_or("the built-in chess variant is missing")?;
+        let mut ignore = Vec::new();
+        blocks.push(block(&chess, &mut ignore)?);
+    }
+    let normal = blocks
+        .iter()
+        .find(|b| b.name == "normal")
+        .expect("normal block added above");
+    let mut out = String::from("version 4.8(w)\n");
+    // The block Fairy-Max reads at start-up, before any `new` or `variant`: no Game: line.
+    out += &normal.body;
+    out += "\n// Written by acedrex (acedrex fmax). Format: docs xbetza.md section 5, or Debian's fmax.ini header.\n";
+    for b in &blocks {
+        // XBoard knows `normal` itself; a setup command for it would only confuse tools that read the
+        // first `setup` line after `new` (as Debian's file, none).
+        let gui = if b.name == "normal" {
+            String::new()
+        } else {
+            format!(" # {} # {}", b.piece_to_char, b.parent)
+        };
+        let _ = write!(
+            out,
+            "\n// {}\nGame: {}{gui}\n{}",
+            b.description, b.name, b.body
+        );
+        out += "#\n";
+        for line in &b.betza {
+            let _ = writeln!(out, "# {line}");
+        }
+    }
+    // A `# ...` reader at end of file never stops (fscanf returns EOF): end on a plain line.
+    out += "\n// end\n";
+    Ok((out, warnings))
+}
+
+struct Block {
+    name: String,
+    parent: String,
+    description: String,
+    piece_to_char: String,
+    /// Board line, setup lines and piece lines.
+    body: String,
+    /// `X& betza` lines for the GUI.
+    betza: Vec<String>,
+}
+
+/// One Fairy-Max piece type: a piece for both colours, or its White or Black version.
+#[derive(Debug, Clone)]
+struct Type {
+    piece: usize,
+    rays: Vec<Ray>,
+    white: bool,
+    black: bool,
+}
+
+fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
+    let name = &v.xboard_name;
+    let fail = |msg: String| format!("variant {}: {msg}", v.name);
+    if v.files > 14 || v.ranks > 16 {
+        return Err(fail(format!(
+            "board {}x{}: Fairy-Max has at most 14 files and 16 ranks",
+            v.files, v.ranks
+        )));
+    }
+    let [pawn_letter] = v.promotion.pawns[..] else {
+        return Err(fail(
+            "Fairy-Max needs exactly one pawn type (types 1 and 2 fill the pawn ranks)".into(),
+        ));
+    };
+    let pawn = v
+        .piece_index(pawn_letter)
+        .ok_or_else(|| fail("the pawn is not a piece".into()))?;
+    let royal = v
+        .pieces
+        .iter()
+        .position(|p| p.royal)
+        .ok_or_else(|| fail("no royal piece".into()))?;
+    let en_passant = v.pieces.iter().any(|p| has_ep(&p.betza));
+
+    // Rays, White's view.
+    let mut white_rays = Vec::new();
+    for (i, p) in v.pieces.iter().enumerate() {
+        let paths = legs::compile(&p.betza)
+            .map_err(|e| fail(format!("piece {} ({}): {e}", p.letter, p.name)))?;
+        let mut notes = Vec::new();
+        let rays = piece_rays(&paths, i == pawn, &mut notes).map_err(|e| {
+            fail(format!(
+                "piece {} ({}) {}: {e}",
+                p.letter, p.name, p.betza_text
+            ))
+        })?;
+        for n in notes {
+            warnings.push(format!("{}: piece {} ({}): {n}", v.name, p.letter, p.name));
+        }
+        let lateral = rays
+            .iter()
+            .flat_map(|r| [r.step, r.second()])
+            .map(|s| super::rays::vector_of(s).0.abs())
+            .max()
+            .unwrap_or(0);
+        if i32::from(v.files) + lateral > 16 {
+            return Err(fail(format!(
+                "piece {} ({}): a sideways leap of {lateral} on {} files wraps round Fairy-Max's 16-wide board",
+                p.letter, p.name, v.files
+            )));
+        }
+        if i != pawn && has_ep(&p.betza) {
+            return Err(fail(format!(
+                "piece {} ({}): only Fairy-Max's pawns capture en passant",
+                p.letter, p.name
+            )));
+        }
+        white_rays.push(rays);
+    }
+    if en_passant && !white_rays[pawn].iter().any(|r| r.low() & 0xFF == 0x24) {
+        warnings.push(format!(
+            "{}: no pawn double step, so no en-passant captures arise in Fairy-Max either",
+            v.name
+        ));
+    }
+    if !en_passant && white_rays[pawn].iter().any(|r| r.low() & 0xFF == 0x24) {
+        warnings.push(format!("{}: Fairy-Max's pawn double step leaves e.p. rights, so its pawns can capture en passant (not in this variant)", v.name));
+    }
+
+    // Start position: back rank + full pawn rank per side, as Fairy-Max sets it up.
+    let setup = parse_setup(v, pawn).unwrap_or_else(|why| {
+        warnings.push(format!(
+            "{}: the start position cannot be set up in Fairy-Max ({why}); exported with the first-rank pieces and pawns on the second rank",
+            v.name
+        ));
+        fallback_setup(v, pawn)
+    });
+
+    if setup.black.iter().any(Option::is_none) {
+        warnings.push(format!(
+            "{}: Black's first rank has an empty square, which Fairy-Max writes as '`' in the FEN it sends XBoard",
+            v.name
+        ));
+    }
+    // Board line suffix from pawn rank and promotion zone (§5.1).
+    let pawn_rank = setup.pawn_rank; // 1-based from the own side
+    let zone = v.promotion.zone;
+    let (suffix, by_file) = match &v.promotion.to {
+        PromotionTarget::ByFile(letters) => {
+            if pawn_rank != 4 || zone != 1 {
+                return Err(fail("promotion by file exists in Fairy-Max only with pawns on the 4th rank and a 1-rank zone".into()));
+            }
+            if let Err(why) = check_by_file(v, &setup.white, letters) {
+                warnings.push(format!("{}: {why}", v.name));
+            }
+            ("=-3".to_string(), true)
+        }
+        PromotionTarget::Choice(letters) => {
+            if letters.is_empty() {
+                return Err(fail(
+                    "Fairy-Max pawns always promote; this variant has no promotion choice".into(),
+                ));
+            }
+            let s =
+                match (pawn_rank, zone) {
+                    (2, 1) => String::new(),
+                    (r, z) if r == z => format!("={z}"),
+                    (4, 1) => return Err(fail(
+                        "with pawns on the 4th rank Fairy-Max promotes by file only, not by choice"
+                            .into(),
+                    )),
+                    (r, 1) => format!("=-{}", r - 1),
+                    (r, z) => {
+                        return Err(fail(format!(
+                            "pawns on rank {r} with a {z}-rank promotion zone are not expressible"
+                        )));
+                    }
+                };
+            (s, false)
+        }
+    };
+
+    // Piece types: 1/2 the pawns, 7 the default promotion, 9 the royal when stalemate must lose.
+    let promo_default = match &v.promotion.to {
+        PromotionTarget::Choice(l) => v.piece_index(l[0]),
+        PromotionTarget::ByFile(_) => None,
+    };
+    let symmetric = |i: usize| {
+        let mut a = white_rays[i].clone();
+        let mut b: Vec<Ray> = white_rays[i].iter().map(|r| r.negated()).collect();
+        a.sort();
+        b.sort();
+        a == b
+    };
+    let mut entries: Vec<Type> = Vec::new();
+    for i in (0..v.pieces.len()).filter(|&i| i != pawn) {
+        let black_rays: Vec<Ray> = white_rays[i].iter().map(|r| r.negated()).collect();
+        if symmetric(i) {
+            entries.push(Type {
+                piece: i,
+                rays: white_rays[i].clone(),
+                white: true,
+                black: true,
+            });
+        } else {
+            entries.push(Type {
+                piece: i,
+                rays: white_rays[i].clone(),
+                white: true,
+                black: false,
+            });
+            entries.push(Type {
+                piece: i,
+                rays: black_rays,
+                white: false,
+                black: true,
+            });
+        }
+    }
+    let mut slots: Vec<Option<Type>> = vec![None; 16];
+    slots[1] = Some(Type {
+        piece: pawn,
+        rays: white_rays[pawn].clone(),
+        white: true,
+        black: false,
+    });
+    slots[2] = Some(Type {
+        piece: pawn,
+        rays: white_rays[pawn].iter().map(|r| r.negated()).collect(),
+        white: false,
+        black: true,
+    });
+    if let Some(d) = promo_default {
+        if !symmetric(d) {
+            return Err(fail(format!(
+                "the default promotion piece {} must move alike for both colours (Fairy-Max type 7)",
+                v.pieces[d].letter
+            )));
+        }
+        let at = entries.iter().position(|e| e.piece == d).expect("listed");
+        slots[7] = Some(entries.remove(at));
+    }
+    let mut stalemate_trick = false;
+    if v.end.stalemated == Outcome::Loss {
+        if symmetric(royal) && promo_default != Some(royal) {
+            let at = entries
+                .iter()
+                .position(|e| e.piece == royal)
+                .expect("listed");
+            slots[9] = Some(entries.remove(at));
+            stalemate_trick = true;
+        } else {
+            warnings.push(format!("{}: a stalemated side loses here, but Fairy-Max scores stalemate as a draw (ShaMax: as a loss)", v.name));
+        }
+    }
+    let mut free = (3..16)
+        .filter(|&t| slots[t].is_none())
+        .collect::<Vec<_>>()
+        .into_iter();
+    for e in entries {
+        let t = free.next().ok_or_else(|| {
+            fail("more than 15 Fairy-Max piece types (an asymmetric piece needs two)".into())
+        })?;
+        slots[t] = Some(e);
+    }
+    let count = slots.iter().rposition(Option::is_some).unwrap_or(0);
+    // Gaps below type 7 or 9 get copies of a symmetric piece: same letter, value and moves, so
+    // whichever copy Fairy-Max picks for a letter it plays the same.
+    let filler = [7, 9]
+        .into_iter()
+        .chain(3..16)
+        .filter_map(|t| slots[t].clone())
+        .find(|t| t.white && t.black && !v.pieces[t.piece].royal);
+    let filler =
+        filler.ok_or_else(|| fail("no piece type to fill Fairy-Max's numbering with".into()));
+    for slot in slots.iter_mut().take(count).skip(3) {
+        if slot.is_none() {
+            *slot = Some(filler.clone()?);
+        }
+    }
+    let total_rays: usize = slots.iter().flatten().map(|t| t.rays.len() + 1).sum();
+    if total_rays > 255 {
+        return Err(fail(format!("{total_rays} ray slots; Fairy-Max holds 255")));
+    }
+
+    // Values: the file's, else a mobility estimate; the last digit 3 bars a type as promotion choice.
+    let choices: Vec<usize> = match &v.promotion.to {
+        PromotionTarget::Choice(l) => l.iter().filter_map(|&c| v.piece_index(c)).collect(),
+        PromotionTarget::ByFile(_) => vec![],
+    };
+    let knight = mobility(v, "N")?;
+    let mut values = Vec::new();
+    for (i, p) in v.pieces.iter().enumerate() {
+        let value = if i == royal {
+            if stalemate_trick { -2 } else { -1 }
+        } else {
+            let base = match p.value {
+                Some(x) => x,
+                None => (300.0 * mobility(v, &p.betza_text)? / knight).round() as i32,
+            }
+            .max(10);
+            let allowed = by_file || choices.contains(&i);
+            match (allowed, base % 10 == 3) {
+                (true, true) => base + 1,
+                (false, false) => base - base % 10 + 3,
+                _ => base,
+            }
+        };
+        values.push(value);
+    }
+
+    // Letters: lower case = centralise (minor and leaping pieces), upper case = rook-like or heavy.
+    let letter = |t: &Type| -> char {
+        let p = &v.pieces[t.piece];
+        let heavy = values[t.piece] >= 800
+            || t.rays.iter().any(|r| {
+                r.low() == 3 && r.second() == r.step && [1, -1, 16, -16].contains(&r.step)
+            });
+        if heavy && !p.royal && t.piece != pawn {
+            p.letter
+        } else {
+            p.letter.to_ascii_lowercase()
+        }
+    };
+
+    let mut body = format!("{}x{}{suffix}\n", v.files, v.ranks);
+    let type_of = |piece: Option<usize>, white: bool| -> usize {
+        match piece {
+            None => 0,
+            Some(p) => (1..=count)
+                .find(|&t| {
+                    slots[t]
+                        .as_ref()
+                        .is_some_and(|s| s.piece == p && if white { s.white } else { s.black })
+                })
+                .expect("every piece has a type"),
+        }
+    };
+    let line = |row: &[Option<usize>], white: bool| {
+        row.iter()
+            .map(|&p| type_of(p, white).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    body += &line(&setup.white, true);
+    body.push('\n');
+    body += &line(&setup.black, false);
+    body.push('\n');
+    for t in slots[1..=count].iter().flatten() {
+        let rays: Vec<String> = t.rays.iter().map(Ray::to_string).collect();
+        let _ = writeln!(body, "{}:{} {}", letter(t), values[t.piece], rays.join(" "));
+    }
+
+    // GUI side: piece-to-char table and XBoard-dialect Betza lines.
+    let piece_to_char = piece_to_char(v, pawn, royal);
+    let mut betza = Vec::new();
+    for p in &v.pieces {
+        match betza::to_xboard(&p.betza) {
+            Ok(text) => betza.push(format!("{}& {text}", p.letter)),
+            Err(e) => warnings.push(format!(
+                "{}: piece {} ({}): XBoard is not told how it moves: {e}",
+                v.name, p.letter, p.name
+            )),
+        }
+    }
+    rule_warnings(v, warnings);
+    Ok(Block {
+        name: name.clone(),
+        parent: v.xboard_parent.clone(),
+        description: if v.description.is_empty() {
+            v.name.clone()
+        } else {
+            v.description.clone()
+        },
+        piece_to_char,
+        body,
+        betza,
+    })
+}
+
+fn has_ep(b: &betza::Betza) -> bool {
+    b.moves.iter().any(|m| match m {
+        betza::Move::Chain(c) => c.legs.last().is_some_and(|p| p.has(betza::Modality::E)),
+        betza::Move::Bracket(br) => br.legs.iter().any(|l| l.prefix.has(betza::Modality::E)),
+    })
+}
+
+fn rule_warnings(v: &Variant, warnings: &mut Vec<String>) {
+    let mut w = |s: String| warnings.push(format!("{}: {s}", v.name));
+    match v.end.stalemated {
+        Outcome::Win => {
+            w("a stalemated side wins here; Fairy-Max scores stalemate as a draw".into())
+        }
+        Outcome::Draw | Outcome::Loss => {}
+    }
+    match v.end.bare_king {
+        BareKing::Off => {}
+        b => w(format!(
+            "bare king {}: Fairy-Max has no bare-king rule (ShaMax: a bared king loses at once, no bare-back draw)",
+            if b == BareKing::Immediate {
+                "immediate"
+            } else {
+                "bare-back"
+            }
+        )),
+    }
+    if v.end.repetition != Some(3) {
+        w("Fairy-Max draws at the third repetition".into());
+    }
+    if v.end.move_count != Some(100) {
+        w(
+            "Fairy-Max's move-count draw is its `Claim draw after` option (default 50 moves)"
+                .into(),
+        );
+    }
+    if v.dice.is_some() {
+        w("dice are not expressible in Fairy-Max; it plays without".into());
+    }
+    if v.castling.through_check {
+        w("Fairy-Max never castles through check".into());
+    }
+    if v.royal_initial_moves_safe {
+        w("Fairy-Max's initial royal leap ignores check (E4 rays)".into());
+    }
+}
+
+// ---- setup ------------------------------------------------------------------------------------
+
+struct Setup {
+    /// Piece index per file on each side's first rank.
+    white: Vec<Option<usize>>,
+    black: Vec<Option<usize>>,
+    /// The pawns' rank, counted from the own side (2 = orthodox).
+    pawn_rank: u8,
+}
+
+/// The start position's ranks, rank 1 first: each a list of (piece index, white) per file.
+fn placement(v: &Variant) -> Vec<Vec<Option<(usize, bool)>>> {
+    let field = v.start_fen.split_whitespace().next().unwrap_or("");
+    let mut ranks: Vec<Vec<Option<(usize, bool)>>> = field
+        .split('/')
+        .map(|row| {
+            let mut out = Vec::new();
+            let mut digits = String::new();
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                if !digits.is_empty() {
+                    out.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
+                    digits.clear();
+                }
+                out.push(v.piece_index(c).map(|i| (i, c.is_ascii_uppercase())));
+            }
+            if !digits.is_empty() {
+                out.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
+            }
+            out.resize(v.files as usize, None);
+            out
+        })
+        .collect();
+    ranks.reverse();
+    ranks
+}
+
+fn parse_setup(v: &Variant, pawn: usize) -> Result<Setup, String> {
+    let ranks = placement(v);
+    let h = v.ranks as usize;
+    let full = |r: usize, white: bool| ranks[r].iter().all(|&c| c == Some((pawn, white)));
+    let pr = (1..h / 2)
+        .find(|&r| full(r, true))
+        .ok_or("no rank is filled with White pawns")?;
+    if !full(h - 1 - pr, false) {
+        return Err(format!("Black's pawns do not fill rank {}", h - pr));
+    }
+    for (r, row) in ranks.iter().enumerate() {
+        for (f, c) in row.iter().enumerate() {
+            let ok = match c {
+                None => true,
+                Some((p, white)) if *p == pawn => {
+                    (r == pr && *white) || (r == h - 1 - pr && !*white)
+                }
+                Some((_, white)) => (r == 0 && *white) || (r == h - 1 && !*white),
+            };
+            if !ok {
+                return Err(format!(
+                    "{}{} holds a piece outside the back rank and the pawn rank",
+                    (b'a' + f as u8) as char,
+                    r + 1
+                ));
+            }
+        }
+    }
+    Ok(Setup {
+        white: ranks[0].iter().map(|c| c.map(|(p, _)| p)).collect(),
+        black: ranks[h - 1].iter().map(|c| c.map(|(p, _)| p)).collect(),
+        pawn_rank: pr as u8 + 1,
+    })
+}
+
+fn fallback_setup(v: &Variant, pawn: usize) -> Setup {
+    let ranks = placement(v);
+    let keep = |row: &Vec<Option<(usize, bool)>>, white: bool| {
+        row.iter()
+            .map(|c| c.filter(|&(p, w)| p != pawn && w == white).map(|(p, _)| p))
+            .collect()
+    };
+    Setup {
+        white: keep(&ranks[0], true),
+        black: keep(&ranks[v.ranks as usize - 1], false),
+        pawn_rank: 2,
+    }
+}
+
+/// Fairy-Max's by-file promotion: the piece that started on the file, the king's file taking the
+/// piece on its a-side (fairymax.c InitGame).
+fn check_by_file(v: &Variant, white: &[Option<usize>], letters: &[char]) -> Result<(), String> {
+    let mut differ = Vec::new();
+    for (f, &want) in letters.iter().enumerate() {
+        let mut at = white.get(f).copied().flatten();
+        if at.is_some_and(|p| v.pieces[p].royal) && f > 0 {
+            at = white[f - 1];
+        }
+        let got = at.map_or('-', |p| v.pieces[p].letter);
+        if got != want {
+            differ.push(format!(
+                "{} to {got} instead of {want}",
+                (b'a' + f as u8) as char
+            ));
+        }
+    }
+    if differ.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "Fairy-Max promotes to the piece that started on the file (the king's file: its a-side neighbour), so on {}",
+            differ.join(", ")
+        ))
+    }
+}
+
+// ---- values and GUI table ---------------------------------------------------------------------
+
+/// Average number of destinations of a moved piece over every square of the empty board.
+fn mobility(v: &Variant, betza_text: &str) -> Result<f64, String> {
+    let mut total = 0usize;
+    let mut squares = 0usize;
+    for f in 0..v.files {
+        for r in 0..v.ranks {
+            let at = format!("{}{}", (b'a' + f) as char, r + 1);
+            let probe = Probe {
+                files: v.files,
+                ranks: v.ranks,
+                at,
+                friends: vec![],
+                enemies: vec![],
+                black: false,
+                moved: true,
+            };
+            total += destinations(betza_text, &probe)?.len();
+            squares += 1;
+        }
+    }
+    Ok((total as f64 / squares as f64).max(0.1))
+}
+
+/// XBoard's piece-to-char table: each letter in the slot whose image fits its move, else its own
+/// letter's slot, else a free one; the royal piece in the King slot (last).
+fn piece_to_char(v: &Variant, pawn: usize, royal: usize) -> String {
+    let mut slots: Vec<Option<char>> = vec![None; XBOARD_SLOTS.len()];
+    let king = XBOARD_SLOTS.len() - 1;
+    slots[0] = Some(v.pieces[pawn].letter);
+    slots[king] = Some(v.pieces[royal].letter);
+    let image = |p: &PieceDef| -> Option<usize> {
+        let canonical = p.betza.to_string();
+        let standard = ["", "N", "B", "R", "Q", "F", "A", "BN", "RN", "W", "K"];
+        standard
+            .iter()
+            .position(|s| !s.is_empty() && *s == canonical)
+    };
+    let others: Vec<usize> = (0..v.pieces.len())
+        .filter(|&i| i != pawn && i != royal)
+        .collect();
+    let mut rest = Vec::new();
+    for &i in &others {
+        match image(&v.pieces[i]).filter(|&s| slots[s].is_none()) {
+            Some(s) => slots[s] = Some(v.pieces[i].letter),
+            None => rest.push(i),
+        }
+    }
+    let mut later = Vec::new();
+    for i in rest {
+        let own = XBOARD_SLOTS
+            .find(v.pieces[i].letter)
+            .filter(|&s| s != 0 && s != king && slots[s].is_none());
+        match own {
+            Some(s) => slots[s] = Some(v.pieces[i].letter),
+            None => later.push(i),
+        }
+    }
+    for i in later {
+        if let Some(s) = (1..king).find(|&s| slots[s].is_none()) {
+            slots[s] = Some(v.pieces[i].letter);
+        }
+    }
+    let half = |upper: bool| -> String {
+        slots
+            .iter()
+            .map(|c| match c {
+                Some(c) if upper => c.to_ascii_uppercase(),
+                Some(c) => c.to_ascii_lowercase(),
+                None => '.',
+            })
+            .collect()
+    };
+    half(true) + &half(false)
+}
+
+// ---- leg trees → rays (§5.9) --------------------------------------------------------------
+
+/// Low mode bits for the stop kinds of a leg: 1 capture, 2 non-capture.
+fn stop_bits(stop: Stop, pawn: bool) -> Result<i32, String> {
+    if stop.has(Stop::OWN) {
+        return Err("capturing own pieces (d) is not expressible".into());
+    }
+    if stop.has(Stop::EP) && !(pawn && stop.has(Stop::ENEMY)) {
+        return Err("en passant (e) is expressible only on a pawn's capture".into());
+    }
+    Ok(i32::from(stop.has(Stop::ENEMY)) | if stop.has(Stop::EMPTY) { 2 } else { 0 })
+}
+
+fn st(v: (i8, i8)) -> i32 {
+    step_of((i32::from(v.0), i32::from(v.1)))
+}
+
+/// All rays of one piece, White's view. `notes` collects harmless differences.
+fn piece_rays(paths: &[Path], pawn: bool, notes: &mut Vec<String>) -> Result<Vec<Ray>, String> {
+    let mut out = Vec::new();
+    let mut initial_single: Vec<i32> = Vec::new();
+    for path in paths {
+        match path {
+            Path::Castle { dir, n } => {
+                let d = i32::from(*dir);
+                let step2 = match n {
+                    2 => None,
+                    3 => Some(2 * d),
+                    4 => Some(3 * d),
+                    _ => return Err(format!("castling over {n} squares (Fairy-Max: 2 to 4)")),
+                };
+                out.insert(0, Ray::new(d, 0x34, step2));
+            }
+            Path::Legs { initial: true, leg } => {
+                initial_rays(leg, pawn, &mut out, &mut initial_single)?
+            }
+            Path::Legs {
+                initial: false,
+                leg,
+            } => leg_rays(leg, pawn, notes, &mut out)?,
+        }
+    }
+    for s in initial_single {
+        if !out
+            .iter()
+            .any(|r| r.step == s && r.second() == s && r.low() & 2 != 0 && r.low() & 0xF0 == 0)
+        {
+            return Err("an initial single step that is not also a permanent move".into());
+        }
+    }
+    Ok(out)
+}
+
+fn cylinder(leg: &Leg) -> Result<i32, String> {
+    fn all(leg: &Leg, c: bool) -> bool {
+        leg.cylinder == c && leg.next.iter().all(|n| all(n, c))
+    }
+    if !all(leg, leg.cylinder) {
+        return Err("a move only partly on the cylinder".into());
+    }
+    Ok(if leg.cylinder { 0x100 } else { 0 })
+}
+
+fn initial_rays(
+    leg: &Leg,
+    pawn: bool,
+    out: &mut Vec<Ray>,
+    single: &mut Vec<i32>,
+) -> Result<(), String> {
+    if !leg.next.is_empty() || leg.skip > 0 || !leg.jump.is_empty() || leg.cylinder {
+        return Err(
+            "initial moves other than a leap, a pawn push or castling are not expressible".into(),
+        );
+    }
+    let stop = stop_bits(leg.stop, pawn)?;
+    let (dx, dy) = leg.step;
+    if pawn {
+        // 24 / 424: the blockable double / triple push of types 1 and 2 (non-capture).
+        if stop != 2 {
+            return Err("a pawn's initial move must be a non-capturing push".into());
+        }
+        let u = (dx.signum(), dy.signum());
+        let straight = (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && u != (0, 0);
+        let k = dx.abs().max(dy.abs());
+        let lame_ok = leg
+            .lame
+            .iter()
+            .enumerate()
+            .all(|(i, &s)| s == (u.0 * (i as i8 + 1), u.1 * (i as i8 + 1)));
+        let pushes: Vec<i8> = match leg.max {
+            1 if straight
+                && lame_ok
+                && leg.lame.len() as i8 == k - 1
+                && (u.0.abs() + u.1.abs() <= 2) =>
+            {
+                vec![k]
+            }
+            n @ 2..=3 if (dx.abs() <= 1 && dy.abs() <= 1) && leg.lame.is_empty() => {
+                (1..=n as i8).collect()
+            }
+            _ => {
+                return Err(
+                    "a pawn's initial move must be a straight push of 2 or 3 squares".into(),
+                );
+            }
+        };
+        let unit_step = st(u);
+        for p in pushes {
+            match p {
+                1 => single.push(unit_step),
+                2 => out.insert(0, Ray::new(unit_step, 0x24, None)),
+                3 => out.insert(0, Ray::new(unit_step, 0x424, None)),
+                _ => return Err("a pawn push longer than 3 squares".into()),
+            }
+        }
+        return Ok(());
+    }
+    // E4 / F4: an initial jump r + v of a piece that never moved (first square may be occupied).
+    if leg.max != 1 || !leg.lame.is_empty() {
+        return Err("an initial slide or lame initial leap of a non-pawn is not expressible (Fairy-Max's initial leaps jump)".into());
+    }
+    let mode = match stop {
+        2 => 0xE4,
+        3 => 0xF4,
+        _ => return Err("an initial capture-only leap is not expressible".into()),
+    };
+    if dx.abs() <= 1 && dy.abs() <= 1 {
+        return Err("an initial single-step leap is not expressible (E4/F4 take two steps)".into());
+    }
+    let r = first_step((dx, dy));
+    let v = (dx - r.0, dy - r.1);
+    out.push(Ray::new(st(r), mode, (v != r).then(|| st(v))));
+    Ok(())
+}
+
+/// The first square of the reference lame path: always inside the leap's bounding box.
+fn first_step(v: (i8, i8)) -> (i8, i8) {
+    if v.0.abs() == v.1.abs() {
+        (v.0.signum(), v.1.signum())
+    } else if v.0.abs() > v.1.abs() {
+        (v.0.signum(), 0)
+    } else {
+        (0, v.1.signum())
+    }
+}
+
+fn leg_rays(
+    leg: &Leg,
+    pawn: bool,
+    notes: &mut Vec<String>,
+    out: &mut Vec<Ray>,
+) -> Result<(), String> {
+    let cyl = cylinder(leg)?;
+    let u = st(leg.step);
+    let s1 = stop_bits(leg.stop, pawn)?;
+    if !leg.jump.is_empty() {
+        return Err("a leap that must jump over a piece (j) is not expressible".into());
+    }
+    if leg.sets_ep && leg.max == 1 && leg.next.is_empty() {
+        notes.push("the e.p. rights of its lame leap are not kept".into());
+    }
+    if leg.next.is_empty() {
+        if leg.skip > 0 {
+            // jR: pass the first square if empty, or hop it if occupied; then slide (§5.9).
+            if leg.skip > 1 || leg.max != 0 || !leg.lame.is_empty() {
+                return Err("skipping more than one square, or a ranged skipping slider, is not expressible".into());
+            }
+            out.push(Ray::new(u, cyl | (s1 << 4), None));
+            out.push(Ray::new(u, cyl | ((0xC ^ s1) << 4) | 0xC, None));
+            return Ok(());
+        }
+        if !leg.lame.is_empty() {
+            // Lame leap: r × k empty squares, then one step v (k ≤ 4).
+            let r = leg.lame[0];
+            let k = leg.lame.len() as i8;
+            let collinear = leg
+                .lame
+                .iter()
+                .enumerate()
+                .all(|(i, &s)| s == (r.0 * (i as i8 + 1), r.1 * (i as i8 + 1)));
+            if !collinear || k > 4 || leg.max != 1 {
+                return Err(
+                    "a lame leap whose path turns more than once is not expressible".into(),
+                );
+            }
+            let v = (leg.step.0 - r.0 * k, leg.step.1 - r.1 * k);
+            let mode = cyl | (i32::from(k - 1) << 10) | ((4 | s1) << 4);
+            out.push(Ray::new(st(r), mode, (v != r).then(|| st(v))));
+            return Ok(());
+        }
+        let mode = match leg.max {
+            1 => s1 | 4,
+            0 => s1,
+            n @ 2..=5 => (i32::from(n - 2) << 10) | 0x40 | s1,
+            n => return Err(format!("range {n}: Fairy-Max limits sliders to 5 steps")),
+        };
+        out.push(Ray::new(u, cyl | mode, None));
+        return Ok(());
+    }
+    if !leg.lame.is_empty() || leg.skip > 0 {
+        return Err("a lame or skipping first leg that goes on is not expressible".into());
+    }
+    for child in &leg.next {
+        if !child.next.is_empty()
+            || !child.lame.is_empty()
+            || child.skip > 0
+            || !child.jump.is_empty()
+        {
+            return Err(
+                "a path with more than one change of direction or mode is not expressible".into(),
+            );
+        }
+        let s2 = stop_bits(child.stop, pawn)?;
+        let l2 = match child.max {
+            1 => s2 | 4,
+            0 => s2,
+            _ => return Err("a range-limited second leg is not expressible".into()),
+        };
+        let v = st(child.step);
+        match leg.cont {
+            Cont::Occupied => {
+                // Hopper: slide (or step) to the platform, toggle there.
+                let l1 = 8 | s1 | if leg.max == 1 { 4 } else { 0 };
+                if leg.max > 1 {
+                    return Err("a range-limited hop is not expressible".into());
+                }
+                let t = l1 ^ l2;
+                out.push(Ray::new(u, cyl | (t << 4) | l1, (v != u).then_some(v)));
+            }
+            Cont::Empty => {
+                if leg.max != 1 {
+                    return Err("a slide that may turn on any square is not expressible (Fairy-Max turns after a fixed count)".into());
+                }
+                let t = s1 ^ l2;
+                out.push(Ray::new(u, cyl | (t << 4) | s1, (v != u).then_some(v)));
+            }
+            Cont::Any => return Err("a leap over anything that then goes on is not expressible except as an initial jump".into()),
+            Cont::Never => unreachable!("a leg with continuations has a condition"),
+        }
+    }
+    Ok(())
+}
