@@ -185,6 +185,27 @@ enum Command {
         #[arg(short = 'o', long, default_value = ".")]
         output: std::path::PathBuf,
     },
+    /// Fixed-depth search of fixed positions (deterministic); the last line is `N nodes M nps`.
+    Bench {
+        /// Only this variant's positions (default: every shipped variant).
+        variant: Option<String>,
+        /// Search depth.
+        depth: Option<u32>,
+    },
+    /// Search one position: info lines, then `bestmove MOVE`.
+    Go {
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Search to this depth.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Search this many nodes.
+        #[arg(long)]
+        nodes: Option<u64>,
+    },
     /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
     Pieces {
         /// A shipped variant's name or alias, or the path of a variant file.
@@ -310,7 +331,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Fmax { variant, all, output } => {
             let mut names = variant;
             if all {
-                names.extend(acedrex::variant::builtin_names().into_iter().map(String::from).filter(|n| !n.ends_with("-murray")));
+                names.extend(acedrex::variant::builtin_names().into_iter().map(String::from).filter(|n| !n.ends_with("-murray") && !n.ends_with("-dice")));
             }
             if names.is_empty() {
                 names.push("grant-acedrex".into());
@@ -338,6 +359,20 @@ fn run(command: Command) -> Result<ExitCode, String> {
             for s in skipped {
                 eprintln!("not translated: {s}");
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench { variant, depth } => {
+            println!("{}", acedrex::search::bench(variant.as_deref(), depth)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Go { at, depth, movetime, nodes } => {
+            let limits = acedrex::search::Limits {
+                depth,
+                nodes,
+                movetime: movetime.map(std::time::Duration::from_millis),
+                ..Default::default()
+            };
+            print!("{}", acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { at } => {

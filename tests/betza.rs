@@ -84,10 +84,10 @@ proptest! {
     /// Whatever parses either compiles or is refused with a reason; nothing panics.
     #[test]
     fn compiler_never_panics(text in betza_like()) {
-        if let Ok(tree) = betza::parse(&text) {
-            if let Err(e) = acedrex::tables::legs::compile(&tree) {
-                prop_assert!(!e.0.is_empty());
-            }
+        if let Ok(tree) = betza::parse(&text)
+            && let Err(e) = acedrex::tables::legs::compile(&tree)
+        {
+            prop_assert!(!e.0.is_empty());
         }
     }
 }

@@ -62,9 +62,11 @@ pub struct Registry {
 impl Registry {
     /// The built-ins only.
     pub fn builtin() -> Registry {
+        // XBoard and UCI GUIs have no dice: dice variants are for `acedrex play` and selfplay.
         let variants = crate::variant::builtin_names()
             .into_iter()
             .filter_map(crate::variant::builtin)
+            .filter(|v| v.dice.is_none())
             .collect();
         Registry { variants }
     }

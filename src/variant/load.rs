@@ -24,6 +24,10 @@ const BUILTINS: &[(&str, &str)] = &[
         "grant-acedrex-murray",
         include_str!("../../variants/grant-acedrex-murray.txt"),
     ),
+    (
+        "grant-acedrex-dice",
+        include_str!("../../variants/grant-acedrex-dice.txt"),
+    ),
     ("chess", include_str!("../../variants/chess.txt")),
     ("capablanca", include_str!("../../variants/capablanca.txt")),
     ("shatranj", include_str!("../../variants/shatranj.txt")),
