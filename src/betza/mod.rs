@@ -1,6 +1,7 @@
 //! Betza / XBetza piece notation: parser, syntax tree and canonical printer. Knows no board.
 
 mod ast;
+pub mod directions;
 mod parse;
 mod print;
 pub mod xboard;

@@ -25,102 +25,15 @@ pub fn to_xboard(b: &Betza) -> Result<String, String> {
     Ok(out)
 }
 
-// ---- direction sets (the same meaning as tables::legs, xbetza.md §2.3) ----------------------------
+// ---- direction sets (betza::directions) ---------------------------------------------------------
 
-/// Bit k = compass index k (0 f, 1 fr, 2 r, 3 br, 4 b, 5 bl, 6 l, 7 fl), or oblique index for N-like atoms.
-type Set = u8;
+use super::directions::{Set, dir_set};
 
 const ORTH: Set = 0b0101_0101;
 const DIAG: Set = 0b1010_1010;
 
 fn bits(ks: &[u8]) -> Set {
     ks.iter().fold(0, |s, &k| s | 1 << k)
-}
-
-fn compass_single(l: DirLetter) -> Set {
-    use DirLetter as L;
-    match l {
-        L::F => bits(&[0]),
-        L::R => bits(&[2]),
-        L::B => bits(&[4]),
-        L::L => bits(&[6]),
-        L::V => bits(&[0, 4]),
-        L::S => bits(&[2, 6]),
-        L::H => 0xFF,
-    }
-}
-
-fn compass_cone(l: DirLetter) -> Set {
-    use DirLetter as L;
-    let cone = |k: u8| bits(&[(k + 7) % 8, k, (k + 1) % 8]);
-    match l {
-        L::F => cone(0),
-        L::R => cone(2),
-        L::B => cone(4),
-        L::L => cone(6),
-        L::V => cone(0) | cone(4),
-        L::S => cone(2) | cone(6),
-        L::H => 0xFF,
-    }
-}
-
-fn token_set(class: Class, d: Dir) -> Set {
-    use DirLetter as L;
-    match class {
-        Class::Orthogonal => d
-            .letters()
-            .iter()
-            .fold(0, |s, &l| s | if l == L::H { 0 } else { compass_single(l) }),
-        Class::Diagonal => {
-            let one = |l: L| match l {
-                L::F => bits(&[7, 1]),
-                L::B => bits(&[3, 5]),
-                L::L => bits(&[5, 7]),
-                L::R => bits(&[1, 3]),
-                L::V | L::S | L::H => DIAG,
-            };
-            match d {
-                Dir::Pair(x, y) => one(x) & one(y),
-                _ => match d.letters()[0] {
-                    L::H => 0,
-                    l => one(l),
-                },
-            }
-        }
-        Class::Compass => match d {
-            Dir::Pair(x, y) if x == y => compass_single(x),
-            Dir::Pair(x, L::H) => compass_cone(x),
-            Dir::Pair(L::H, y) => compass_cone(y),
-            Dir::Pair(x, y) => compass_cone(x) & compass_cone(y),
-            _ => compass_single(d.letters()[0]),
-        },
-        Class::Oblique => {
-            let narrow = |l: L| match l {
-                L::F => bits(&[0, 7]),
-                L::B => bits(&[3, 4]),
-                L::R => bits(&[1, 2]),
-                L::L => bits(&[5, 6]),
-                L::V => bits(&[0, 7, 3, 4]),
-                L::S => bits(&[1, 2, 5, 6]),
-                L::H => 0xFF,
-            };
-            let wide = |l: L| match l {
-                L::F => bits(&[0, 1, 6, 7]),
-                L::B => bits(&[2, 3, 4, 5]),
-                L::R => bits(&[0, 1, 2, 3]),
-                L::L => bits(&[4, 5, 6, 7]),
-                L::V | L::S | L::H => 0xFF,
-            };
-            match d {
-                Dir::Pair(x, y) if x == y => narrow(x),
-                Dir::Pair(L::H, L::R) => bits(&[0, 2, 4, 6]),
-                Dir::Pair(L::H, L::L) => bits(&[1, 3, 5, 7]),
-                Dir::Pair(x, L::H) => wide(x),
-                Dir::Pair(x, y) => wide(x) & narrow(y),
-                _ => narrow(d.letters()[0]),
-            }
-        }
-    }
 }
 
 /// Direction letters selecting exactly `set` (bit k = direction index k, as tables::legs numbers
@@ -138,14 +51,6 @@ pub(crate) fn direction_text(class: Class, set: u8) -> String {
 /// Relative (compass) direction letters for a continuation leg, always explicit.
 pub(crate) fn relative_text(set: u8) -> String {
     encode(Class::Compass, set, 0)
-}
-
-fn dir_set(class: Class, dirs: &[Dir], default: Set) -> Set {
-    if dirs.is_empty() {
-        default
-    } else {
-        dirs.iter().fold(0, |s, &d| s | token_set(class, d))
-    }
 }
 
 /// Reads direction letters the way the parser does (two-letter tokens greedily, left to right).

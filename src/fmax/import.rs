@@ -753,24 +753,10 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
 
 /// The reference lame path of a leap (squares passed, not the target).
 fn lame_path(v: (i32, i32)) -> Vec<(i32, i32)> {
-    let (mut x, mut y) = (0, 0);
-    let mut out = Vec::new();
-    while (x, y) != v {
-        let (rx, ry) = (v.0 - x, v.1 - y);
-        let step = if rx.abs() == ry.abs() {
-            (rx.signum(), ry.signum())
-        } else if rx.abs() > ry.abs() {
-            (rx.signum(), 0)
-        } else {
-            (0, ry.signum())
-        };
-        x += step.0;
-        y += step.1;
-        if (x, y) != v {
-            out.push((x, y));
-        }
-    }
-    out
+    crate::betza::directions::lame_path((v.0 as i8, v.1 as i8))
+        .into_iter()
+        .map(|(x, y)| (x as i32, y as i32))
+        .collect()
 }
 
 /// Outward continuations (unit compass indices) of a W/F-type atom after vector `u` (§2.9).
