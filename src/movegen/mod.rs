@@ -4,6 +4,7 @@
 
 use crate::geometry::{STRIDE, file_of};
 use crate::position::{EMPTY, Move, OFF, Position, TYPE_MASK, enemy_bit, own_bit};
+use crate::tables::exec::DIFF_SIZE;
 use crate::tables::{Cont, DIFF_BASE, Stop, XLeg};
 
 pub mod perft;
@@ -54,6 +55,8 @@ impl Position {
             let c = self.board[to as usize];
             if may_stop(c, stop, own, enemy) {
                 push(out, to, Move::NORMAL, 0);
+            } else if stop & Stop::EP != 0 && to == self.ep && self.ep != 0 {
+                push(out, to, Move::EN_PASSANT, self.ep_victim);
             }
         }
         for &(off, max, stop) in &prog.slides {
@@ -129,29 +132,32 @@ impl Position {
 
     /// Is `target` attacked by a piece of `by`?
     pub fn attacked(&self, target: u16, by: u8) -> bool {
-        let game = self.game();
-        let pieces = &game.tables.pieces;
+        let flat = &self.game().tables.flat_attacks;
+        let base = by as usize * flat.types;
+        let diff = target as i16 + DIFF_BASE;
         for i in 0..self.pcount[by as usize] as usize {
             let a = self.plist[by as usize][i];
-            let ty = (self.board[a as usize] & TYPE_MASK) as usize;
-            let table = &pieces[ty].attacks[by as usize];
-            if table.by_generation {
-                if self.attacks_by_generation(a, target, by) {
+            let key = base + (self.board[a as usize] & TYPE_MASK) as usize;
+            let entry = flat.index[key * DIFF_SIZE + (diff - a as i16) as usize];
+            if entry == 0 {
+                if flat.by_generation[key] && self.attacks_by_generation(a, target, by) {
                     return true;
                 }
                 continue;
             }
-            let (first, n) = table.index[(target as i16 - a as i16 + DIFF_BASE) as usize];
-            for inst in &table.instances[first as usize..first as usize + n as usize] {
+            let first = (entry >> 8) as usize;
+            for inst in &flat.instances[first..first + (entry & 0xFF) as usize] {
                 if inst.initial && !self.virgin[a as usize] {
                     continue;
                 }
-                let ok = inst.empty.iter().all(|&o| self.board[(a as i16 + o) as usize] == EMPTY)
-                    && inst.occupied.iter().all(|&o| {
+                let offs = &flat.offsets[inst.first as usize..inst.first as usize + (inst.empty + inst.occupied) as usize];
+                let (empty, occupied) = offs.split_at(inst.empty as usize);
+                if empty.iter().all(|&o| self.board[(a as i16 + o) as usize] == EMPTY)
+                    && occupied.iter().all(|&o| {
                         let c = self.board[(a as i16 + o) as usize];
                         c != EMPTY && c != OFF
-                    });
-                if ok {
+                    })
+                {
                     return true;
                 }
             }
@@ -202,6 +208,21 @@ impl Position {
                 }
             }
         }
+        if royal_moves && m.kind() == Move::NORMAL {
+            // Only the royal piece moves: test its new square with the old one vacated. A piece
+            // captured there cannot attack its own square.
+            let king = self.board[m.from as usize];
+            self.board[m.from as usize] = EMPTY;
+            let attacked = self.attacked(m.to, side ^ 1);
+            self.board[m.from as usize] = king;
+            return !attacked;
+        }
+        self.leaves_royal_safe(m)
+    }
+
+    /// Plays the move and tests the mover's royal square: the slow, obvious reference.
+    pub fn leaves_royal_safe(&mut self, m: Move) -> bool {
+        let side = self.side;
         self.make(m);
         let royal = self.royal[side as usize];
         let ok = royal == 0 || !self.attacked(royal, side ^ 1);

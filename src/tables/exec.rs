@@ -110,7 +110,7 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
                     && leg.skip == 0
                     && !leg.cylinder
                     && !leg.sets_ep
-                    && !leg.stop.has(Stop::EP)
+                    && (leg.max == 1 || !leg.stop.has(Stop::EP))
                     && !initial;
                 let (dx, dy) = flip(leg.step, black);
                 if simple && leg.max == 1 {

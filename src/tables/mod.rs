@@ -23,6 +23,58 @@ pub struct PieceTables {
     pub rights: bool,
 }
 
+/// All attack instances of a variant in flat arrays, for the check test's inner loop: one `u32` per
+/// (side, piece type, cell difference) holding `first instance << 8 | count`.
+#[derive(Debug, Clone, Default)]
+pub struct FlatAttacks {
+    pub index: Vec<u32>,
+    pub instances: Vec<FlatInstance>,
+    /// Empty-square offsets then occupied-square offsets of each instance.
+    pub offsets: Vec<i16>,
+    /// Per (side, type): attacks must come from the move generator instead.
+    pub by_generation: Vec<bool>,
+    pub types: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FlatInstance {
+    pub first: u32,
+    pub empty: u16,
+    pub occupied: u16,
+    pub initial: bool,
+}
+
+impl FlatAttacks {
+    fn build(pieces: &[PieceTables]) -> FlatAttacks {
+        let types = pieces.len();
+        let mut f = FlatAttacks { types, ..Default::default() };
+        f.index = vec![0; 2 * types * exec::DIFF_SIZE];
+        for side in 0..2 {
+            for (ty, p) in pieces.iter().enumerate() {
+                let table = &p.attacks[side];
+                let too_many = table.index.iter().any(|&(_, n)| n > 255);
+                f.by_generation.push(table.by_generation || too_many);
+                for (d, &(first, n)) in table.index.iter().enumerate() {
+                    if n == 0 || too_many {
+                        continue;
+                    }
+                    f.index[(side * types + ty) * exec::DIFF_SIZE + d] = (f.instances.len() as u32) << 8 | n as u32;
+                    for inst in &table.instances[first as usize..first as usize + n as usize] {
+                        f.instances.push(FlatInstance {
+                            first: f.offsets.len() as u32,
+                            empty: inst.empty.len() as u16,
+                            occupied: inst.occupied.len() as u16,
+                            initial: inst.initial,
+                        });
+                        f.offsets.extend(inst.empty.iter().chain(inst.occupied.iter()));
+                    }
+                }
+            }
+        }
+        f
+    }
+}
+
 /// Everything the executor needs to play a variant.
 #[derive(Debug, Clone)]
 pub struct Tables {
@@ -36,6 +88,7 @@ pub struct Tables {
     pub castling: bool,
     pub castle_through_check: bool,
     pub royal_initial_safe: bool,
+    pub flat_attacks: FlatAttacks,
 }
 
 impl Tables {
@@ -104,7 +157,9 @@ impl Tables {
                 }
             }
         }
+        let flat_attacks = FlatAttacks::build(&pieces);
         Ok(Tables {
+            flat_attacks,
             files: v.files,
             ranks: v.ranks,
             pieces,
