@@ -262,25 +262,36 @@ impl Position {
                 if inst.initial && !self.virgin[a as usize] {
                     continue;
                 }
-                let mut satisfied = true;
+                // One move vacates at most one square and fills at most one: an attack missing more
+                // than that cannot appear, and one blocked only by an enemy piece stays blocked.
+                let (mut vacate, mut fill, mut other) = (None, None, 0);
                 for &o in inst.empty.iter() {
                     let sq = (a as i16 + o) as u16;
                     let c = self.board[sq as usize];
                     if c != EMPTY {
-                        satisfied = false;
-                        if c & own_bit(side) != 0 {
-                            ctx.add_vacate(sq);
+                        if c & own_bit(side) != 0 && vacate.is_none() {
+                            vacate = Some(sq);
+                        } else {
+                            other += 1;
                         }
                     }
                 }
                 for &o in inst.occupied.iter() {
                     let sq = (a as i16 + o) as u16;
                     let c = self.board[sq as usize];
-                    if c == EMPTY || c == OFF {
-                        satisfied = false;
-                        if c == EMPTY {
-                            ctx.add_fill(sq);
-                        }
+                    if c == EMPTY && fill.is_none() {
+                        fill = Some(sq);
+                    } else if c == EMPTY || c == OFF {
+                        other += 1;
+                    }
+                }
+                let satisfied = vacate.is_none() && fill.is_none() && other == 0;
+                if other == 0 {
+                    if let Some(sq) = vacate {
+                        ctx.add_vacate(sq);
+                    }
+                    if let Some(sq) = fill {
+                        ctx.add_fill(sq);
                     }
                 }
                 if satisfied {
@@ -295,7 +306,7 @@ impl Position {
     pub fn is_legal_with(&mut self, m: Move, ctx: &Legality) -> bool {
         let simple = !ctx.check
             && !ctx.test_all
-            && m.kind() == Move::NORMAL
+            && matches!(m.kind(), Move::NORMAL | Move::SETS_EP)
             && m.from != self.royal[self.side as usize]
             && !ctx.vacate[..ctx.n_vacate as usize].contains(&m.from)
             && !ctx.fill[..ctx.n_fill as usize].contains(&m.to);
