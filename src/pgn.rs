@@ -32,7 +32,11 @@ pub struct Ply {
 
 impl Ply {
     pub fn new(mv: Move) -> Ply {
-        Ply { mv: Some(mv), roll: None, comment: None }
+        Ply {
+            mv: Some(mv),
+            roll: None,
+            comment: None,
+        }
     }
 }
 
@@ -57,12 +61,34 @@ pub struct PgnError {
     pub message: String,
 }
 
+impl std::fmt::Debug for PgnGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgnGame")
+            .field("tags", &self.tags)
+            .field("start", &self.start.fen())
+            .field("plies", &self.plies)
+            .field("result", &self.result)
+            .field("reason", &self.reason)
+            .finish()
+    }
+}
+
 impl PgnGame {
     /// An unfinished game from `start` with the seven-tag roster filled with placeholders.
     pub fn new(start: Position) -> PgnGame {
-        let tags = [("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "-"), ("White", "?"), ("Black", "?")];
+        let tags = [
+            ("Event", "?"),
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("Round", "-"),
+            ("White", "?"),
+            ("Black", "?"),
+        ];
         PgnGame {
-            tags: tags.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             start,
             plies: Vec::new(),
             result: "*".into(),
@@ -71,13 +97,20 @@ impl PgnGame {
     }
 
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets a tag, keeping its place if it is there already.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();
-        match self.tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+        match self
+            .tags
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        {
             Some(t) => t.1 = value,
             None => self.tags.push((name.to_string(), value)),
         }
@@ -121,7 +154,9 @@ impl PgnGame {
             out += &tag_line("FEN", &fen);
         }
         for (k, v) in &self.tags {
-            if !seven.iter().any(|s| s.eq_ignore_ascii_case(k)) && !DERIVED.iter().any(|s| s.eq_ignore_ascii_case(k)) {
+            if !seven.iter().any(|s| s.eq_ignore_ascii_case(k))
+                && !DERIVED.iter().any(|s| s.eq_ignore_ascii_case(k))
+            {
                 out += &tag_line(k, v);
             }
         }
@@ -129,18 +164,21 @@ impl PgnGame {
         let mut words: Vec<String> = Vec::new();
         let mut pos = self.start.clone();
         for (i, p) in self.plies.iter().enumerate() {
-            if pos.side_to_move() == 0 {
-                words.push(format!("{}.", pos.fullmove()));
+            // The move number stays on the line of its move.
+            let number = if pos.side_to_move() == 0 {
+                format!("{}. ", pos.fullmove())
             } else if i == 0 {
-                words.push(format!("{}...", pos.fullmove()));
-            }
+                format!("{}... ", pos.fullmove())
+            } else {
+                String::new()
+            };
             match p.mv {
                 Some(m) => {
-                    words.push(san(&mut pos, m));
+                    words.push(number + &san(&mut pos, m));
                     pos.make(m);
                 }
                 None => {
-                    words.push("--".into());
+                    words.push(number + "--");
                     pos.make_null();
                 }
             }
@@ -164,7 +202,10 @@ impl PgnGame {
 const DERIVED: [&str; 4] = ["Variant", "SetUp", "FEN", "Result"];
 
 fn tag_line(name: &str, value: &str) -> String {
-    format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\""))
+    format!(
+        "[{name} \"{}\"]\n",
+        value.replace('\\', "\\\\").replace('"', "\\\"")
+    )
 }
 
 /// Joins words into lines of at most `width` characters (PGN export format asks for < 80).
@@ -187,7 +228,9 @@ fn wrap(words: &[String], width: usize) -> String {
 
 /// Today's date as PGN writes it (`2026.11.30`), from the system clock in UTC.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     // Howard Hinnant's days-to-civil algorithm.
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);
@@ -208,12 +251,17 @@ fn piece_type(pos: &Position, cell: u16) -> u8 {
 }
 
 fn is_pawn(game: &Game, piece_type: u8) -> bool {
-    game.variant.promotion.pawns.contains(&game.letter(piece_type))
+    game.variant
+        .promotion
+        .pawns
+        .contains(&game.letter(piece_type))
 }
 
 fn is_capture(pos: &Position, m: Move) -> bool {
     m.kind() == Move::EN_PASSANT
-        || (m.kind() != Move::CASTLE && pos.at(m.to) != EMPTY && pos.at(m.to) & enemy_bit(pos.side_to_move()) != 0)
+        || (m.kind() != Move::CASTLE
+            && pos.at(m.to) != EMPTY
+            && pos.at(m.to) & enemy_bit(pos.side_to_move()) != 0)
 }
 
 /// A legal move in SAN as XBoard writes it (see the module comment).
@@ -228,7 +276,12 @@ pub fn san(pos: &mut Position, m: Move) -> String {
         let rivals: Vec<u16> = pos
             .legal_moves()
             .into_iter()
-            .filter(|o| o.to == m.to && o.from != m.from && piece_type(pos, o.from) == ty && o.kind() != Move::CASTLE)
+            .filter(|o| {
+                o.to == m.to
+                    && o.from != m.from
+                    && piece_type(pos, o.from) == ty
+                    && o.kind() != Move::CASTLE
+            })
             .map(|o| o.from)
             .collect();
         let capture = is_capture(pos, m);
@@ -267,7 +320,11 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     }
     pos.make(m);
     if pos.in_check() {
-        s.push(if pos.legal_moves().is_empty() { '#' } else { '+' });
+        s.push(if pos.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
     }
     pos.unmake();
     s
@@ -295,7 +352,10 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
     let game = pos.game().clone();
     let (files, ranks) = (game.variant.files, game.variant.ranks);
     let bad = || format!("`{text}` is not a move in SAN or coordinate notation");
-    let mut rest: String = t.chars().filter(|c| !matches!(c, 'x' | '-' | ':')).collect();
+    let mut rest: String = t
+        .chars()
+        .filter(|c| !matches!(c, 'x' | '-' | ':'))
+        .collect();
     let mut piece = None;
     if rest.starts_with(|c: char| c.is_ascii_uppercase()) {
         piece = rest.chars().next();
@@ -360,7 +420,10 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
                 None => full_from || is_pawn(&game, ty),
             }
         })
-        .filter(|m| from_file.is_none_or(|f| file_of(m.from) == f) && from_rank.is_none_or(|r| rank_of(m.from) == r))
+        .filter(|m| {
+            from_file.is_none_or(|f| file_of(m.from) == f)
+                && from_rank.is_none_or(|r| rank_of(m.from) == r)
+        })
         .filter(|m| match promo {
             Some(l) => m.promotion().is_some_and(|p| game.letter(p) == l),
             None => true,
@@ -411,24 +474,35 @@ fn tokens(text: &str) -> Vec<Token> {
             '{' => {
                 let body: String = chars.by_ref().take_while(|&c| c != '}').collect();
                 if depth == 0 {
-                    out.push(Token::Comment(body.split_whitespace().collect::<Vec<_>>().join(" ")));
+                    out.push(Token::Comment(
+                        body.split_whitespace().collect::<Vec<_>>().join(" "),
+                    ));
                 }
             }
             '(' => depth += 1,
             ')' => depth = (depth - 1).max(0),
             '[' if depth == 0 => {
-                let body: String = chars.by_ref().take_while(|&c| c != ']').collect();
-                let body = body.trim();
-                let name: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
+                // `[Name "value"]`; the value may hold `]` and escaped `\"`.
+                while chars.next_if(|c| c.is_whitespace()).is_some() {}
+                let mut name = String::new();
+                while let Some(c) = chars.next_if(|c| !c.is_whitespace() && *c != '"' && *c != ']')
+                {
+                    name.push(c);
+                }
+                while chars.next_if(|c| c.is_whitespace()).is_some() {}
                 let mut value = String::new();
-                let mut inner = body[name.len()..].trim().chars();
-                if inner.next() == Some('"') {
-                    while let Some(c) = inner.next() {
+                if chars.next_if_eq(&'"').is_some() {
+                    while let Some(c) = chars.next() {
                         match c {
-                            '\\' => value.extend(inner.next()),
+                            '\\' => value.extend(chars.next()),
                             '"' => break,
                             c => value.push(c),
                         }
+                    }
+                }
+                for c in chars.by_ref() {
+                    if c == ']' {
+                        break;
                     }
                 }
                 out.push(Token::Tag(name, value));
@@ -457,7 +531,10 @@ fn tokens(text: &str) -> Vec<Token> {
 }
 
 /// Finds a variant by a PGN `Variant` tag: a built-in name or alias, or an XBoard name.
-fn resolve_variant(name: &str, cache: &mut HashMap<String, Arc<Game>>) -> Result<Arc<Game>, String> {
+fn resolve_variant(
+    name: &str,
+    cache: &mut HashMap<String, Arc<Game>>,
+) -> Result<Arc<Game>, String> {
     if let Some(g) = cache.get(name) {
         return Ok(g.clone());
     }
@@ -490,11 +567,21 @@ pub fn read_games(text: &str, variant: Option<&Arc<Game>>) -> Result<Vec<PgnGame
                 tags.push((k, v));
             }
         }
-        let tag = |name: &str| tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        };
         let game = match variant {
             Some(g) => g.clone(),
-            None => resolve_variant(tag("Variant").as_deref().filter(|v| !v.is_empty()).unwrap_or("chess"), &mut cache)
-                .map_err(err)?,
+            None => resolve_variant(
+                tag("Variant")
+                    .as_deref()
+                    .filter(|v| !v.is_empty())
+                    .unwrap_or("chess"),
+                &mut cache,
+            )
+            .map_err(err)?,
         };
         let start = match tag("FEN") {
             Some(fen) => Position::from_fen(&game, &fen).map_err(|e| err(e.to_string()))?,
@@ -543,11 +630,24 @@ pub fn read_games(text: &str, variant: Option<&Arc<Game>>) -> Result<Vec<PgnGame
                     }
                     if w == "--" || w == "Z0" || w == "@@@@" {
                         pos.make_null();
-                        g.plies.push(Ply { mv: None, roll: None, comment: None });
+                        g.plies.push(Ply {
+                            mv: None,
+                            roll: None,
+                            comment: None,
+                        });
                         continue;
                     }
-                    let m = parse_san(&mut pos, w)
-                        .map_err(|e| err(format!("move {} ({}): {e}", pos.fullmove(), if pos.side_to_move() == 0 { "White" } else { "Black" })))?;
+                    let m = parse_san(&mut pos, w).map_err(|e| {
+                        err(format!(
+                            "move {} ({}): {e}",
+                            pos.fullmove(),
+                            if pos.side_to_move() == 0 {
+                                "White"
+                            } else {
+                                "Black"
+                            }
+                        ))
+                    })?;
                     pos.make(m);
                     g.plies.push(Ply::new(m));
                 }
@@ -578,7 +678,11 @@ mod tests {
     #[test]
     fn san_of_start_moves() {
         let mut pos = acedrex();
-        let mut sans: Vec<String> = pos.legal_moves().into_iter().map(|m| san(&mut pos.clone(), m)).collect();
+        let mut sans: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| san(&mut pos.clone(), m))
+            .collect();
         sans.sort();
         assert!(sans.contains(&"a5".to_string()), "{sans:?}");
         assert!(sans.contains(&"Kg3".to_string()), "{sans:?}");
@@ -592,11 +696,11 @@ mod tests {
 
     #[test]
     fn tokens_skip_variations_and_comments() {
-        let t = tokens("[Event \"a \\\"b\\\"\"]\n1. e4 {hi} (1. d4 d5) e5 ; rest\n% escape\n1-0");
+        let t = tokens("[Event \"a \\\"b\\\"]\"]\n1. e4 {hi} (1. d4 d5) e5 ; rest\n% escape\n1-0");
         assert_eq!(
             t,
             vec![
-                Token::Tag("Event".into(), "a \"b\"".into()),
+                Token::Tag("Event".into(), "a \"b\"]".into()),
                 Token::Word("1.".into()),
                 Token::Word("e4".into()),
                 Token::Comment("hi".into()),

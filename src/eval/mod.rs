@@ -5,8 +5,10 @@
 
 use crate::game::Game;
 use crate::geometry::{STRIDE, cell, file_of, rank_of};
-use crate::position::{EMPTY, Position, TYPE_MASK, code};
-use crate::variant::{BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant};
+use crate::position::{EMPTY, Move, Position, TYPE_MASK, code, color_of};
+use crate::variant::{
+    BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
+};
 use std::sync::{Arc, OnceLock};
 
 /// First board cell (a1); piece-square tables are indexed by `cell - BASE`.
@@ -54,33 +56,37 @@ impl XorShift {
     }
 }
 
-/// Average number of destinations of `ty` (of `side`) on each board square, over random boards
-/// with blockers (half own, half enemy) at `density`. Indexed by `cell - BASE`.
-fn mobility(game: &Arc<Game>, scratch: &mut Position, ty: u8, side: u8, density: f64, samples: usize) -> Vec<f64> {
+/// Average number of destinations of White's `ty` on each board square, over random boards with
+/// blockers (half own, half enemy) at `DENSITY`. Indexed by `cell - BASE`. A square and its mirror
+/// image across the files draw mirror-image boards, so a left-right symmetric piece gets an exactly
+/// symmetric table (sampling noise would otherwise make the start position look unbalanced).
+fn mobility(game: &Arc<Game>, scratch: &mut Position, ty: u8) -> Vec<f64> {
     let (files, ranks) = (game.tables.files, game.tables.ranks);
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ (ty as u64) << 8 ^ side as u64);
     let mut out = vec![0.0; SPAN];
     let mut moves = Vec::new();
-    let samples = if density == 0.0 { 1 } else { samples };
-    scratch.side = side;
+    scratch.side = 0;
     scratch.ep = 0;
     for f in 0..files {
+        let mirrored = f > files - 1 - f;
+        let fc = f.min(files - 1 - f);
         for r in 0..ranks {
             let from = cell(f, r);
+            let mut rng =
+                XorShift(0x9E37_79B9_7F4A_7C15 ^ (ty as u64) << 40 ^ (fc as u64) << 20 ^ r as u64);
             let mut total = 0usize;
-            for _ in 0..samples {
+            for _ in 0..SAMPLES {
                 for f2 in 0..files {
                     for r2 in 0..ranks {
-                        let c = cell(f2, r2);
+                        let c = cell(if mirrored { files - 1 - f2 } else { f2 }, r2);
                         scratch.virgin[c as usize] = false;
-                        scratch.board[c as usize] = if c != from && rng.chance(density) {
-                            code(side ^ u8::from(rng.chance(0.5)), ty)
+                        scratch.board[c as usize] = if rng.chance(DENSITY) {
+                            code(u8::from(rng.chance(0.5)), ty)
                         } else {
                             EMPTY
                         };
                     }
                 }
-                scratch.board[from as usize] = code(side, ty);
+                scratch.board[from as usize] = code(0, ty);
                 moves.clear();
                 scratch.piece_moves(from, &mut moves);
                 // Promotion choices repeat a destination: count squares, not moves.
@@ -88,7 +94,20 @@ fn mobility(game: &Arc<Game>, scratch: &mut Position, ty: u8, side: u8, density:
                 moves.dedup_by_key(|m| m.to);
                 total += moves.len();
             }
-            out[(from - BASE) as usize] = total as f64 / samples as f64;
+            out[(from - BASE) as usize] = total as f64 / SAMPLES as f64;
+        }
+    }
+    out
+}
+
+/// Black's table from White's: Black moves as White turned half a turn.
+fn rotated(game: &Game, white: &[f64]) -> Vec<f64> {
+    let (files, ranks) = (game.tables.files, game.tables.ranks);
+    let mut out = vec![0.0; SPAN];
+    for f in 0..files {
+        for r in 0..ranks {
+            out[(cell(f, r) - BASE) as usize] =
+                white[(cell(files - 1 - f, ranks - 1 - r) - BASE) as usize];
         }
     }
     out
@@ -132,18 +151,31 @@ fn calibration() -> (f64, f64) {
             description: String::new(),
             files: 8,
             ranks: 8,
-            pieces: vec![piece('K', "K", true), piece('N', "N", false), piece('R', "R", false)],
+            pieces: vec![
+                piece('K', "K", true),
+                piece('N', "N", false),
+                piece('R', "R", false),
+            ],
             start_fen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(),
-            promotion: Promotion { pawns: vec![], zone: 1, to: PromotionTarget::Choice(vec![]) },
+            promotion: Promotion {
+                pawns: vec![],
+                zone: 1,
+                to: PromotionTarget::Choice(vec![]),
+            },
             castling: CastlingRules::default(),
             royal_initial_moves_safe: false,
-            end: EndRules { stalemated: Outcome::Draw, bare_king: BareKing::Off, repetition: None, move_count: None },
+            end: EndRules {
+                stalemated: Outcome::Draw,
+                bare_king: BareKing::Off,
+                repetition: None,
+                move_count: None,
+            },
             dice: None,
         };
         let game = Game::new(v).expect("calibration variant");
         let mut s = scratch(&game);
-        let n = board_mean(&game, &mobility(&game, &mut s, 1, 0, DENSITY, SAMPLES));
-        let r = board_mean(&game, &mobility(&game, &mut s, 2, 0, DENSITY, SAMPLES));
+        let n = board_mean(&game, &mobility(&game, &mut s, 1));
+        let r = board_mean(&game, &mobility(&game, &mut s, 2));
         (n, r)
     })
 }
@@ -157,7 +189,13 @@ fn value_from_mobility(m: f64) -> i32 {
 
 /// Plies a pawn on each cell needs to reach a promotion cell by quiet moves on an empty board, and
 /// the best promotion value reachable that fast. Indexed by `cell - BASE`.
-fn promotion_distance(game: &Arc<Game>, scratch: &mut Position, ty: u8, side: u8, value: &[i32]) -> Vec<(u8, i32)> {
+fn promotion_distance(
+    game: &Arc<Game>,
+    scratch: &mut Position,
+    ty: u8,
+    side: u8,
+    value: &[i32],
+) -> Vec<(u8, i32)> {
     let (files, ranks) = (game.tables.files, game.tables.ranks);
     let promos = &game.tables.promotions[side as usize];
     let best_promo = |c: u16| promos[c as usize].iter().map(|&t| value[t as usize]).max();
@@ -229,7 +267,11 @@ impl EvalTables {
         let mut s = scratch(game);
         // Sampled mobility per side and type.
         let mob: Vec<[Vec<f64>; 2]> = (0..types as u8)
-            .map(|ty| [0, 1].map(|side| mobility(game, &mut s, ty, side, DENSITY, SAMPLES)))
+            .map(|ty| {
+                let white = mobility(game, &mut s, ty);
+                let black = rotated(game, &white);
+                [white, black]
+            })
             .collect();
         let value: Vec<i32> = (0..types)
             .map(|ty| {
@@ -254,7 +296,8 @@ impl EvalTables {
             for side in 0..2usize {
                 let m = &mob[ty][side];
                 let mean = board_mean(game, m).max(0.5);
-                let promo = pawn[ty].then(|| promotion_distance(game, &mut s, ty as u8, side as u8, &value));
+                let promo = pawn[ty]
+                    .then(|| promotion_distance(game, &mut s, ty as u8, side as u8, &value));
                 for f in 0..files {
                     for r in 0..ranks {
                         let c = cell(f, r);
@@ -264,18 +307,27 @@ impl EvalTables {
                         let (mg, eg) = if royal[ty] {
                             // Stay home while the enemy has pieces, centralise in the endgame.
                             let home = if side == 0 { r } else { ranks - 1 - r } as f64;
-                            (-12.0 * home.min(3.0) - 4.0 * (home - 3.0).max(0.0) + 2.0 * centre(c), 8.0 * centre(c))
+                            (
+                                -12.0 * home.min(3.0) - 4.0 * (home - 3.0).max(0.0)
+                                    + 2.0 * centre(c),
+                                8.0 * centre(c),
+                            )
                         } else if let Some(p) = &promo {
                             let (d, to) = p[i];
                             let gain = (to - value[ty]).max(0) as f64;
-                            let eg = if d == u8::MAX { 0.0 } else { gain * 0.35 * 0.6f64.powi(d as i32 - 1) };
+                            let eg = if d == u8::MAX {
+                                0.0
+                            } else {
+                                gain * 0.35 * 0.6f64.powi(d as i32 - 1)
+                            };
                             // A little centre for pawns too: central pawns control more.
                             (v + eg * 0.4 + 3.0 * rel * 10.0, v + eg)
                         } else {
                             let pst = (0.15 * v * rel).clamp(-60.0, 60.0);
                             (v + pst, v + pst * 0.6)
                         };
-                        psq[(side * types + ty) * SPAN + i] = (mg.round() as i16, eg.round() as i16);
+                        psq[(side * types + ty) * SPAN + i] =
+                            (mg.round() as i16, eg.round() as i16);
                     }
                 }
             }
@@ -303,74 +355,187 @@ impl EvalTables {
     /// Piece-square entry (material included) of a piece code on a cell: (middlegame, endgame).
     #[inline]
     pub fn psq(&self, side: u8, ty: u8, c: u16) -> (i32, i32) {
-        let (mg, eg) = self.psq[(side as usize * self.types + ty as usize) * SPAN + (c - BASE) as usize];
+        let (mg, eg) =
+            self.psq[(side as usize * self.types + ty as usize) * SPAN + (c - BASE) as usize];
         (mg as i32, eg as i32)
     }
 
     /// Evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut mg = [0i32; 2];
-        let mut eg = [0i32; 2];
-        let mut phase = 0;
-        let mut nonroyal = [0i32; 2];
-        for side in 0..2u8 {
-            for &c in pos.pieces(side) {
+        self.finish(pos, &self.state(pos))
+    }
+
+    /// Danger a piece of type `t` on `c` brings to a royal piece on `king`.
+    #[inline]
+    fn danger(&self, t: usize, c: u16, king: u16) -> i32 {
+        if king == 0 || self.pawn[t] || self.royal[t] {
+            return 0;
+        }
+        let d = chebyshev(king, c);
+        if d <= self.danger_radius {
+            (self.danger_radius + 1 - d) * self.value[t] / 100
+        } else {
+            0
+        }
+    }
+
+    /// Does a piece of type `t` on `c` shield its own royal piece on `king`?
+    #[inline]
+    fn shields(&self, t: usize, c: u16, king: u16) -> i32 {
+        i32::from(king != 0 && self.pawn[t] && chebyshev(king, c) == 1)
+    }
+
+    /// The evaluation terms of a position, from scratch.
+    pub fn state(&self, pos: &Position) -> EvalState {
+        let mut st = EvalState::default();
+        let kings = [pos.royal_square(0), pos.royal_square(1)];
+        for side in 0..2usize {
+            for &c in pos.pieces(side as u8) {
                 let ty = pos.at(c) & TYPE_MASK;
-                let (a, b) = self.psq(side, ty, c);
-                mg[side as usize] += a;
-                eg[side as usize] += b;
-                let t = ty as usize;
-                if !self.royal[t] {
-                    nonroyal[side as usize] += 1;
-                    if !self.pawn[t] {
-                        phase += self.value[t];
-                    }
-                }
+                st.add(self, side, ty as usize, c, kings);
             }
         }
-        let phase = phase.min(self.phase_total);
-        // King safety: enemy pieces close to the royal piece, and own pawns beside it.
-        for side in 0..2u8 {
-            let k = pos.royal_square(side);
-            if k == 0 {
-                continue;
-            }
-            let mut danger = 0;
-            for &c in pos.pieces(side ^ 1) {
-                let ty = (pos.at(c) & TYPE_MASK) as usize;
-                if self.pawn[ty] || self.royal[ty] {
-                    continue;
-                }
-                let d = chebyshev(k, c);
-                if d <= self.danger_radius {
-                    danger += (self.danger_radius + 1 - d) * self.value[ty] / 100;
-                }
-            }
-            let mut shield = 0;
-            for &c in pos.pieces(side) {
-                if self.pawn[(pos.at(c) & TYPE_MASK) as usize] && chebyshev(k, c) == 1 {
-                    shield += 1;
-                }
-            }
-            mg[side as usize] -= (danger * danger / 4).min(400) - 8 * shield.min(3);
+        st
+    }
+
+    /// The terms after `m`, made in `pos`, from those before it: `moved` is the piece code that
+    /// stood on `m.from`, `captured` the code taken on `captured_at` (0 if none). Royal moves and
+    /// castling change the king terms of many pieces: those recompute from scratch.
+    pub fn update(
+        &self,
+        pos: &Position,
+        prev: &EvalState,
+        m: Move,
+        moved: u8,
+        captured: u8,
+        captured_at: u16,
+    ) -> EvalState {
+        let t_before = (moved & TYPE_MASK) as usize;
+        if m.kind() == Move::CASTLE || m.promotion().is_some_and(|t| self.royal[t as usize]) {
+            return self.state(pos);
         }
-        let white = [0, 1].map(|i| if i == 0 { 1 } else { -1 });
+        let side = color_of(moved) as usize;
+        let kings = [pos.royal_square(0), pos.royal_square(1)];
+        let mut st = *prev;
+        if self.royal[t_before] {
+            // Only the mover's king terms depend on where its royal piece stands: recount those.
+            let (a, b) = self.psq(side as u8, t_before as u8, m.from);
+            let (c, d) = self.psq(side as u8, t_before as u8, m.to);
+            st.mg[side] += c - a;
+            st.eg[side] += d - b;
+            if captured != EMPTY {
+                st.remove(
+                    self,
+                    side ^ 1,
+                    (captured & TYPE_MASK) as usize,
+                    captured_at,
+                    kings,
+                );
+            }
+            let king = kings[side];
+            st.danger[side] = 0;
+            for &c in pos.pieces(side as u8 ^ 1) {
+                st.danger[side] += self.danger((pos.at(c) & TYPE_MASK) as usize, c, king);
+            }
+            st.shield[side] = 0;
+            for &c in pos.pieces(side as u8) {
+                st.shield[side] += self.shields((pos.at(c) & TYPE_MASK) as usize, c, king);
+            }
+            return st;
+        }
+        st.remove(self, side, t_before, m.from, kings);
+        st.add(self, side, (pos.at(m.to) & TYPE_MASK) as usize, m.to, kings);
+        if captured != EMPTY {
+            st.remove(
+                self,
+                side ^ 1,
+                (captured & TYPE_MASK) as usize,
+                captured_at,
+                kings,
+            );
+        }
+        st
+    }
+
+    /// The evaluation of a position from its terms, for the side to move.
+    pub fn finish(&self, pos: &Position, st: &EvalState) -> i32 {
+        let phase = st.phase.min(self.phase_total);
         let mut score = 0;
         for side in 0..2 {
-            let s = (mg[side] * phase + eg[side] * (self.phase_total - phase)) / self.phase_total;
-            score += white[side] * s;
+            let mg = st.mg[side] - (st.danger[side] * st.danger[side] / 4).min(400)
+                + 8 * st.shield[side].min(3);
+            let s = (mg * phase + st.eg[side] * (self.phase_total - phase)) / self.phase_total;
+            score += if side == 0 { s } else { -s };
         }
         if self.bare_king {
             // Pieces are worth more when losing the last one loses the game.
             const FEW: [i32; 4] = [600, 200, 80, 30];
             for side in 0..2 {
-                if let Some(&p) = FEW.get(nonroyal[side] as usize) {
-                    score -= white[side] * p;
+                if let Some(&p) = FEW.get(st.nonroyal[side] as usize) {
+                    score -= if side == 0 { p } else { -p };
                 }
             }
         }
-        let stm = pos.side_to_move();
-        (if stm == 0 { score } else { -score }) + TEMPO
+        (if pos.side_to_move() == 0 {
+            score
+        } else {
+            -score
+        }) + TEMPO
+    }
+}
+
+/// The evaluation terms, kept up to date move by move by the search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EvalState {
+    /// Material and piece-square sums per side.
+    mg: [i32; 2],
+    eg: [i32; 2],
+    /// Non-pawn, non-royal material of both sides.
+    phase: i32,
+    /// Pieces other than royal ones, per side (bare king).
+    pub nonroyal: [i32; 2],
+    /// Pieces other than pawns and royal ones, per side (zugzwang guard).
+    pub officers: [i32; 2],
+    /// Enemy pressure near each side's royal piece, and its pawn shield.
+    danger: [i32; 2],
+    shield: [i32; 2],
+}
+
+impl EvalState {
+    #[inline]
+    fn add(&mut self, et: &EvalTables, side: usize, t: usize, c: u16, kings: [u16; 2]) {
+        self.change(et, side, t, c, kings, 1);
+    }
+
+    #[inline]
+    fn remove(&mut self, et: &EvalTables, side: usize, t: usize, c: u16, kings: [u16; 2]) {
+        self.change(et, side, t, c, kings, -1);
+    }
+
+    #[inline]
+    fn change(
+        &mut self,
+        et: &EvalTables,
+        side: usize,
+        t: usize,
+        c: u16,
+        kings: [u16; 2],
+        sign: i32,
+    ) {
+        let (a, b) = et.psq(side as u8, t as u8, c);
+        self.mg[side] += sign * a;
+        self.eg[side] += sign * b;
+        if et.royal[t] {
+            return;
+        }
+        self.nonroyal[side] += sign;
+        if et.pawn[t] {
+            self.shield[side] += sign * et.shields(t, c, kings[side]);
+            return;
+        }
+        self.officers[side] += sign;
+        self.phase += sign * et.value[t];
+        self.danger[side ^ 1] += sign * et.danger(t, c, kings[side ^ 1]);
     }
 }
 
@@ -389,12 +554,73 @@ fn chebyshev(a: u16, b: u16) -> i32 {
 mod tests {
     use super::*;
 
+    /// Every shipped start position is symmetric: only the tempo bonus remains.
+    #[test]
+    fn start_positions_are_balanced() {
+        for name in crate::variant::builtin_names() {
+            let game = Game::new(crate::variant::builtin(name).unwrap()).unwrap();
+            let et = EvalTables::new(&game);
+            assert_eq!(et.evaluate(&Position::start(&game)), TEMPO, "{name}");
+        }
+    }
+
+    /// Derived values follow the calibration: a knight about 300, a rook about 500.
+    #[test]
+    fn derived_values_are_calibrated() {
+        assert_eq!(value_from_mobility(calibration().0), 300);
+        assert_eq!(value_from_mobility(calibration().1), 500);
+    }
+
+    /// Updating the terms move by move gives what computing them from scratch gives.
+    #[test]
+    fn incremental_matches_full() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for name in crate::variant::builtin_names() {
+            let game = Game::new(crate::variant::builtin(name).unwrap()).unwrap();
+            let et = EvalTables::new(&game);
+            for _ in 0..3 {
+                let mut pos = Position::start(&game);
+                let mut st = et.state(&pos);
+                for _ in 0..150 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = moves[seed as usize % moves.len()];
+                    let moved = pos.at(m.from);
+                    let at = if m.kind() == Move::EN_PASSANT {
+                        m.extra
+                    } else {
+                        m.to
+                    };
+                    let captured = if m.kind() == Move::CASTLE {
+                        EMPTY
+                    } else {
+                        pos.at(at)
+                    };
+                    pos.make(m);
+                    st = et.update(&pos, &st, m, moved, captured, at);
+                    assert_eq!(st, et.state(&pos), "{name}: {}", pos.fen());
+                }
+            }
+        }
+    }
+
     #[test]
     fn chebyshev_matches_coordinates() {
         for a in [(0u8, 0u8), (5, 7), (11, 11), (15, 0)] {
             for b in [(0u8, 0u8), (3, 9), (11, 0), (15, 15)] {
-                let want = (a.0 as i32 - b.0 as i32).abs().max((a.1 as i32 - b.1 as i32).abs());
-                assert_eq!(chebyshev(cell(a.0, a.1), cell(b.0, b.1)), want, "{a:?} {b:?}");
+                let want = (a.0 as i32 - b.0 as i32)
+                    .abs()
+                    .max((a.1 as i32 - b.1 as i32).abs());
+                assert_eq!(
+                    chebyshev(cell(a.0, a.1), cell(b.0, b.1)),
+                    want,
+                    "{a:?} {b:?}"
+                );
             }
         }
     }

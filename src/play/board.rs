@@ -27,11 +27,26 @@ pub fn render(pos: &Position, style: Style) -> String {
     let t = &pos.game().tables;
     let (files, ranks) = (t.files, t.ranks);
     let last = pos.last_move().filter(|m| m.from != m.to);
-    let checked = if pos.in_check() { Some(pos.royal_square(pos.side_to_move())) } else { None };
-    let file_order: Vec<u8> = if style.flipped { (0..files).rev().collect() } else { (0..files).collect() };
-    let rank_order: Vec<u8> = if style.flipped { (0..ranks).collect() } else { (0..ranks).rev().collect() };
-    let letters: String = file_order.iter().map(|&f| format!(" {} ", (b'a' + f) as char)).collect();
-    let edge = format!("    {letters}\n");
+    let checked = if pos.in_check() {
+        Some(pos.royal_square(pos.side_to_move()))
+    } else {
+        None
+    };
+    let file_order: Vec<u8> = if style.flipped {
+        (0..files).rev().collect()
+    } else {
+        (0..files).collect()
+    };
+    let rank_order: Vec<u8> = if style.flipped {
+        (0..ranks).collect()
+    } else {
+        (0..ranks).rev().collect()
+    };
+    let letters: String = file_order
+        .iter()
+        .map(|&f| format!(" {} ", (b'a' + f) as char))
+        .collect();
+    let edge = format!("    {}\n", letters.trim_end());
     let mut out = edge.clone();
     for &r in &rank_order {
         out += &format!("{:>3} ", r + 1);
@@ -42,7 +57,11 @@ pub fn render(pos: &Position, style: Style) -> String {
                 None
             } else {
                 let l = t.pieces[(code & TYPE_MASK) as usize].letter;
-                Some(if color_of(code) == 0 { l } else { l.to_ascii_lowercase() })
+                Some(if color_of(code) == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                })
             };
             let is_last = last.is_some_and(|m| m.from == c || m.to == c);
             let is_check = checked == Some(c);
@@ -56,7 +75,10 @@ pub fn render(pos: &Position, style: Style) -> String {
                     (_, false, false) => DARK,
                 };
                 let fg = if code & own_bit(0) != 0 { 231 } else { 16 };
-                out += &format!("\x1b[48;5;{bg}m\x1b[1;38;5;{fg}m {} {RESET}", piece.unwrap_or(' '));
+                out += &format!(
+                    "\x1b[48;5;{bg}m\x1b[1;38;5;{fg}m {} {RESET}",
+                    piece.unwrap_or(' ')
+                );
             } else {
                 let (l, r) = if is_check {
                     ('!', '!')
@@ -98,12 +120,27 @@ mod tests {
         let m = pos.parse_move("g1g3").unwrap();
         pos.make(m);
         let text = render(&pos, Style::default());
-        assert!(text.contains("  1  R  L  U  G  C  A [.] C  G  U  L  R  1"), "{text}");
+        assert!(
+            text.contains("  1  R  L  U  G  C  A [.] C  G  U  L  R  1"),
+            "{text}"
+        );
         assert!(text.contains("[K]"), "{text}");
         assert!(!text.contains('\x1b'));
-        let flipped = render(&pos, Style { flipped: true, ..Style::default() });
+        let flipped = render(
+            &pos,
+            Style {
+                flipped: true,
+                ..Style::default()
+            },
+        );
         assert!(flipped.starts_with("     l  k  j"), "{flipped}");
-        let colored = render(&pos, Style { color: true, flipped: false });
+        let colored = render(
+            &pos,
+            Style {
+                color: true,
+                flipped: false,
+            },
+        );
         assert!(colored.contains("\x1b[48;5;"));
     }
 }

@@ -2,8 +2,7 @@
 //! restricts the root, rolling the die, and dice for variants whose file has none.
 
 use crate::position::{Move, Position};
-use crate::rules::Winner;
-use crate::search::{Engine, Limits, Score};
+use crate::search::{Engine, Limits};
 use crate::variant::{Dice, DiceNoMove, Variant};
 use rand::Rng;
 use std::sync::Arc;
@@ -12,56 +11,25 @@ use std::time::Duration;
 
 /// Search limits: `depth` plies (None: no depth cap) and at most `movetime` per move.
 pub fn limits(depth: Option<u32>, movetime: Option<Duration>) -> Limits {
-    Limits { depth, movetime, ..Limits::default() }
-}
-
-/// A score as one ordered number (mates beyond every centipawn score).
-fn rank(score: Score) -> i64 {
-    match score {
-        Score::Cp(c) => i64::from(c),
-        Score::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
-        Score::Mate(n) => -1_000_000 - i64::from(n),
+    Limits {
+        depth,
+        movetime,
+        ..Limits::default()
     }
 }
 
-/// The engine's move in `pos`. `allowed`: the moves the die permits (None: any legal move).
-///
-/// With a roll, each allowed move is searched one ply shallower from the position after it (where the
-/// opponent's roll is still unknown) and the best for the mover is taken: the search's `Limits` has no
-/// root-move filter, and searching the whole position would pick moves the die forbids.
-pub fn choose(engine: &mut Engine, pos: &Position, allowed: Option<&[Move]>, limits: &Limits) -> Option<Move> {
+/// The engine's move in `pos`; in dice games only moves of the piece type `roll` selects (the
+/// search treats the later rolls as chance nodes).
+pub fn choose(
+    engine: &mut Engine,
+    pos: &Position,
+    roll: Option<u8>,
+    limits: &Limits,
+) -> Option<Move> {
     let stop = Arc::new(AtomicBool::new(false));
-    let Some(allowed) = allowed else {
-        return engine.search(pos, limits, &stop, &mut |_| {}).best;
-    };
-    match allowed {
-        [] => return None,
-        [m] => return Some(*m),
-        _ => {}
-    }
-    let mover = pos.side_to_move();
-    let child_limits = Limits {
-        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
-        movetime: limits.movetime.map(|t| t / allowed.len() as u32),
-        ..limits.clone()
-    };
-    let mut best: Option<(i64, Move)> = None;
-    for &m in allowed {
-        let mut child = pos.clone();
-        child.make(m);
-        let value = match child.game_end() {
-            Some(end) => match end.winner {
-                Winner::Draw => 0,
-                w if (w == Winner::White) == (mover == 0) => 2_000_000,
-                _ => -2_000_000,
-            },
-            None => -rank(engine.search(&child, &child_limits, &stop, &mut |_| {}).score),
-        };
-        if best.is_none_or(|(v, _)| value > v) {
-            best = Some((value, m));
-        }
-    }
-    best.map(|(_, m)| m)
+    engine
+        .search_roll(pos, roll, limits, &stop, &mut |_| {})
+        .best
 }
 
 /// The variant with a die: its own `dice` rule, else one face per piece type counted down from the
@@ -70,8 +38,16 @@ pub fn choose(engine: &mut Engine, pos: &Position, allowed: Option<&[Move]>, lim
 pub fn with_dice(mut v: Variant) -> Variant {
     if v.dice.is_none() {
         let n = v.pieces.len() as u8;
-        let faces = v.pieces.iter().enumerate().map(|(i, p)| (n - i as u8, p.letter)).collect();
-        v.dice = Some(Dice { faces, no_move: DiceNoMove::Reroll });
+        let faces = v
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (n - i as u8, p.letter))
+            .collect();
+        v.dice = Some(Dice {
+            faces,
+            no_move: DiceNoMove::Reroll,
+        });
     }
     v
 }
@@ -98,7 +74,11 @@ pub fn face_name(pos: &Position, face: u8) -> String {
 /// What a side to move does on a dice turn: the face rolled and its moves, or a pass.
 pub enum Turn {
     /// Roll and the moves it allows (never empty).
-    Move { face: u8, moves: Vec<Move>, rerolls: Vec<u8> },
+    Move {
+        face: u8,
+        moves: Vec<Move>,
+        rerolls: Vec<u8>,
+    },
     /// The roll left no move and the rule is to pass.
     Pass { face: u8 },
 }
@@ -112,7 +92,11 @@ pub fn dice_turn(pos: &mut Position, rng: &mut impl Rng) -> Option<Turn> {
         let face = roll(pos, rng)?;
         let moves = pos.dice_moves(face);
         if !moves.is_empty() {
-            return Some(Turn::Move { face, moves, rerolls });
+            return Some(Turn::Move {
+                face,
+                moves,
+                rerolls,
+            });
         }
         if pos.dice_no_move() == DiceNoMove::Pass {
             return Some(Turn::Pass { face });

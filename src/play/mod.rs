@@ -63,6 +63,8 @@ impl ColorMode {
 pub struct PlayOptions {
     /// A built-in variant's name or alias, or a variant file.
     pub variant: String,
+    /// Start from this position instead of the variant's start.
+    pub fen: Option<String>,
     /// Play with the variant's die (a default die when its file has none).
     pub dice: bool,
     pub seat: Seat,
@@ -81,10 +83,12 @@ impl Default for PlayOptions {
     fn default() -> Self {
         PlayOptions {
             variant: "grant-acedrex".into(),
+            fen: None,
             dice: false,
             seat: Seat::White,
-            level: 4,
-            movetime: Some(Duration::from_secs(10)),
+            // Depth 8 takes tens of milliseconds a move on 12x12; the time cap bounds the odd slow one.
+            level: 8,
+            movetime: Some(Duration::from_secs(5)),
             color: ColorMode::Auto,
             seed: None,
             hash_mb: 64,
@@ -101,7 +105,12 @@ pub fn play(opts: PlayOptions) -> anyhow::Result<()> {
 }
 
 /// The game loop on any input and output; ends on `quit` or end of input.
-pub fn run(opts: &PlayOptions, color: bool, input: &mut dyn BufRead, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(
+    opts: &PlayOptions,
+    color: bool,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let mut s = Session::new(opts, color)?;
     s.banner(out)?;
     s.advance(out)?;
@@ -169,16 +178,24 @@ impl Session {
             variant = engine::with_dice(variant);
         }
         let game = Game::new(variant).map_err(anyhow::Error::msg)?;
-        let start = Position::start(&game);
+        let start = match &opts.fen {
+            Some(fen) => Position::from_fen(&game, fen)?,
+            None => Position::start(&game),
+        };
         let seed = opts.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
         });
         Ok(Session {
             pos: start.clone(),
             start,
             plies: Vec::new(),
             seat: opts.seat,
-            style: board::Style { color, flipped: opts.seat == Seat::Black },
+            style: board::Style {
+                color,
+                flipped: opts.seat == Seat::Black,
+            },
             engine: Engine::new(opts.hash_mb, 1),
             level: Some(opts.level.max(1)),
             movetime: opts.movetime,
@@ -214,19 +231,43 @@ impl Session {
             Seat::Black => "You play Black against acedrex.".to_string(),
             Seat::Both => "Two players, one keyboard.".to_string(),
         };
-        writeln!(out, "acedrex play: {} ({}x{}){}. {who}", v.name, v.files, v.ranks, if self.dice { ", with dice" } else { "" })?;
+        writeln!(
+            out,
+            "acedrex play: {} ({}x{}){}. {who}",
+            v.name,
+            v.files,
+            v.ranks,
+            if self.dice { ", with dice" } else { "" }
+        )?;
         if !v.description.is_empty() {
             writeln!(out, "{}", v.description)?;
         }
-        writeln!(out, "Type a move such as {}, or `help`.", self.example_move())?;
+        writeln!(
+            out,
+            "Type a move such as {}, or `help`.",
+            self.example_move()
+        )?;
         Ok(())
     }
 
+    /// A legal first move to show in the banner, a pawn's if there is one.
     fn example_move(&self) -> String {
         let mut pos = self.start.clone();
-        let mut moves: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+        let pawns = &self.game.variant.promotion.pawns;
+        let mut moves: Vec<(bool, String)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                (
+                    !pawns.contains(&self.game.letter(pos.at(m.from) & TYPE_MASK)),
+                    pos.move_text(m),
+                )
+            })
+            .collect();
         moves.sort();
-        moves.first().cloned().unwrap_or_else(|| "e2e4".into())
+        moves
+            .first()
+            .map_or_else(|| "e2e4".into(), |(_, t)| t.clone())
     }
 
     fn limits(&self) -> crate::search::Limits {
@@ -243,7 +284,10 @@ impl Session {
                 self.over = Some(end);
                 self.show(out)?;
                 writeln!(out, "Game over: {}.", describe_end(end))?;
-                writeln!(out, "Type `new` to play again, `undo` to take back, `save FILE.pgn` or `quit`.")?;
+                writeln!(
+                    out,
+                    "Type `new` to play again, `undo` to take back, `save FILE.pgn` or `quit`."
+                )?;
                 return Ok(());
             }
             let side = self.pos.side_to_move();
@@ -251,9 +295,18 @@ impl Session {
                 match engine::dice_turn(&mut self.pos, &mut self.rng) {
                     Some(Turn::Move { face, rerolls, .. }) => self.roll = Some((face, rerolls)),
                     Some(Turn::Pass { face }) => {
-                        writeln!(out, "{} rolls {face} ({}): no such move, the turn passes.", side_name(side), engine::face_name(&self.pos, face))?;
+                        writeln!(
+                            out,
+                            "{} rolls {face} ({}): no such move, the turn passes.",
+                            side_name(side),
+                            engine::face_name(&self.pos, face)
+                        )?;
                         self.pos.make_null();
-                        self.plies.push(Ply { mv: None, roll: Some(face), comment: None });
+                        self.plies.push(Ply {
+                            mv: None,
+                            roll: Some(face),
+                            comment: None,
+                        });
                         self.dirty = true;
                         continue;
                     }
@@ -266,9 +319,9 @@ impl Session {
             self.roll_line(out)?;
             writeln!(out, "acedrex is thinking...")?;
             out.flush()?;
-            let allowed = self.allowed();
+            let roll = self.roll.as_ref().map(|r| r.0);
             let limits = self.limits();
-            let Some(m) = engine::choose(&mut self.engine, &self.pos, allowed.as_deref(), &limits) else {
+            let Some(m) = engine::choose(&mut self.engine, &self.pos, roll, &limits) else {
                 anyhow::bail!("the engine found no move in a position that is not over");
             };
             let san = pgn::san(&mut self.pos, m);
@@ -277,16 +330,14 @@ impl Session {
         }
     }
 
-    /// The moves the current roll allows (None without dice).
-    fn allowed(&mut self) -> Option<Vec<Move>> {
-        let face = self.roll.as_ref()?.0;
-        Some(self.pos.dice_moves(face))
-    }
-
     fn play_move(&mut self, m: Move) {
         let roll = self.roll.take().map(|(f, _)| f);
         self.pos.make(m);
-        self.plies.push(Ply { mv: Some(m), roll, comment: None });
+        self.plies.push(Ply {
+            mv: Some(m),
+            roll,
+            comment: None,
+        });
         self.dirty = true;
     }
 
@@ -294,9 +345,17 @@ impl Session {
         if let Some((face, rerolls)) = &self.roll {
             let side = side_name(self.pos.side_to_move());
             for r in rerolls {
-                writeln!(out, "{side} rolls {r} ({}): no such move, rolling again.", engine::face_name(&self.pos, *r))?;
+                writeln!(
+                    out,
+                    "{side} rolls {r} ({}): no such move, rolling again.",
+                    engine::face_name(&self.pos, *r)
+                )?;
             }
-            writeln!(out, "{side} rolls {face}: the {} must move.", engine::face_name(&self.pos, *face))?;
+            writeln!(
+                out,
+                "{side} rolls {face}: the {} must move.",
+                engine::face_name(&self.pos, *face)
+            )?;
         }
         Ok(())
     }
@@ -353,7 +412,9 @@ impl Session {
     /// Handles one input line; false to quit.
     fn command(&mut self, line: &str, out: &mut dyn Write) -> anyhow::Result<bool> {
         let mut words = line.split_whitespace();
-        let Some(word) = words.next() else { return Ok(true) };
+        let Some(word) = words.next() else {
+            return Ok(true);
+        };
         let arg = words.next();
         match word.to_ascii_lowercase().as_str() {
             "quit" | "exit" | "q" => {
@@ -386,21 +447,41 @@ impl Session {
                 self.advance(out)?;
                 self.show(out)?;
             }
-            "save" => self.save(arg, out)?,
-            "level" => match arg.and_then(|a| a.parse::<u32>().ok()).filter(|&n| (1..=64).contains(&n)) {
+            // The file name is the rest of the line, spaces and all.
+            "save" => self.save(
+                Some(line[word.len()..].trim()).filter(|p| !p.is_empty()),
+                out,
+            )?,
+            "level" => match arg
+                .and_then(|a| a.parse::<u32>().ok())
+                .filter(|&n| (1..=64).contains(&n))
+            {
                 Some(n) => {
                     self.level = Some(n);
-                    writeln!(out, "Engine level {n}: searches {n} plies{}.", self.time_note())?;
+                    writeln!(
+                        out,
+                        "Engine level {n}: searches {n} plies{}.",
+                        self.time_note()
+                    )?;
                 }
-                None => writeln!(out, "Usage: level N, with N from 1 to 64 (search depth in plies).")?,
+                None => writeln!(
+                    out,
+                    "Usage: level N, with N from 1 to 64 (search depth in plies)."
+                )?,
             },
-            "time" => match arg.and_then(|a| a.parse::<f64>().ok()).filter(|&s| s > 0.0 && s <= 3600.0) {
+            "time" => match arg
+                .and_then(|a| a.parse::<f64>().ok())
+                .filter(|&s| s > 0.0 && s <= 3600.0)
+            {
                 Some(secs) => {
                     self.movetime = Some(Duration::from_secs_f64(secs));
                     self.level = None;
                     writeln!(out, "Engine time: {secs} seconds per move.")?;
                 }
-                None => writeln!(out, "Usage: time SECONDS, e.g. time 5 (engine time per move).")?,
+                None => writeln!(
+                    out,
+                    "Usage: time SECONDS, e.g. time 5 (engine time per move)."
+                )?,
             },
             _ => self.human_move(line, out)?,
         }
@@ -408,12 +489,19 @@ impl Session {
     }
 
     fn time_note(&self) -> String {
-        self.movetime.map_or(String::new(), |t| format!(", at most {} s a move", t.as_secs_f64()))
+        self.movetime.map_or(String::new(), |t| {
+            format!(", at most {} s a move", t.as_secs_f64())
+        })
     }
 
     fn legend(&self, out: &mut dyn Write) -> anyhow::Result<()> {
         let v = &self.game.variant;
-        let face = |l: char| v.dice.as_ref().and_then(|d| d.faces.iter().find(|&&(_, x)| x == l)).map(|&(f, _)| f);
+        let face = |l: char| {
+            v.dice
+                .as_ref()
+                .and_then(|d| d.faces.iter().find(|&&(_, x)| x == l))
+                .map(|&(f, _)| f)
+        };
         writeln!(out, "White upper case, Black lower case.")?;
         for p in &v.pieces {
             let value = p.value.map_or(String::new(), |x| format!("  value {x}"));
@@ -421,14 +509,20 @@ impl Session {
                 Some(f) if self.dice => format!("  die {f}"),
                 _ => String::new(),
             };
-            writeln!(out, "  {}  {:<12} {:<12}{value}{die}", p.letter, p.name, p.betza_text)?;
+            writeln!(
+                out,
+                "  {}  {:<12} {:<12}{value}{die}",
+                p.letter, p.name, p.betza_text
+            )?;
         }
         Ok(())
     }
 
     fn moves_of(&mut self, arg: Option<&str>, out: &mut dyn Write) -> anyhow::Result<()> {
         let (files, ranks) = (self.game.variant.files, self.game.variant.ranks);
-        let Some((sq, _)) = arg.and_then(|a| parse_square(a, files, ranks).filter(|&(_, n)| n == a.len())) else {
+        let Some((sq, _)) =
+            arg.and_then(|a| parse_square(a, files, ranks).filter(|&(_, n)| n == a.len()))
+        else {
             writeln!(out, "Usage: moves SQUARE, e.g. moves g1.")?;
             return Ok(());
         };
@@ -441,10 +535,20 @@ impl Session {
         let piece = &self.game.variant.pieces[(code & TYPE_MASK) as usize].name;
         let side = self.pos.side_to_move();
         if color_of(code) != side {
-            writeln!(out, "The {piece} on {name} is {}'s; it is {} to move.", side_name(color_of(code)), side_name(side))?;
+            writeln!(
+                out,
+                "The {piece} on {name} is {}'s; it is {} to move.",
+                side_name(color_of(code)),
+                side_name(side)
+            )?;
             return Ok(());
         }
-        let mut moves: Vec<Move> = self.pos.legal_moves().into_iter().filter(|m| m.from == sq).collect();
+        let mut moves: Vec<Move> = self
+            .pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from == sq)
+            .collect();
         moves.sort_by_key(|m| (file_of(m.to), rank_of(m.to), m.promo));
         if moves.is_empty() {
             writeln!(out, "The {piece} on {name} has no legal move.")?;
@@ -455,7 +559,11 @@ impl Session {
         if let Some((face, _)) = self.roll
             && self.pos.dice_moves(face).iter().all(|m| m.from != sq)
         {
-            writeln!(out, "(but the die rolled {face}: the {} must move)", engine::face_name(&self.pos, face))?;
+            writeln!(
+                out,
+                "(but the die rolled {face}: the {} must move)",
+                engine::face_name(&self.pos, face)
+            )?;
         }
         Ok(())
     }
@@ -465,10 +573,15 @@ impl Session {
             writeln!(out, "The game is over.")?;
             return Ok(());
         }
-        let allowed = self.allowed();
+        let roll = self.roll.as_ref().map(|r| r.0);
         let limits = self.limits();
-        match engine::choose(&mut self.engine, &self.pos, allowed.as_deref(), &limits) {
-            Some(m) => writeln!(out, "Hint: {} ({}).", self.pos.move_text(m), pgn::san(&mut self.pos, m))?,
+        match engine::choose(&mut self.engine, &self.pos, roll, &limits) {
+            Some(m) => writeln!(
+                out,
+                "Hint: {} ({}).",
+                self.pos.move_text(m),
+                pgn::san(&mut self.pos, m)
+            )?,
             None => writeln!(out, "No move to suggest.")?,
         }
         Ok(())
@@ -480,7 +593,8 @@ impl Session {
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
-        let human_ply = (0..self.plies.len()).any(|i| self.human(self.mover(i)) && self.plies[i].mv.is_some());
+        let human_ply =
+            (0..self.plies.len()).any(|i| self.human(self.mover(i)) && self.plies[i].mv.is_some());
         if !human_ply {
             writeln!(out, "Nothing to undo.")?;
             return Ok(());
@@ -526,7 +640,11 @@ impl Session {
 
     fn human_move(&mut self, text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
         if let Some(end) = self.over {
-            writeln!(out, "The game is over ({}). Type `new`, `undo`, `save FILE.pgn` or `quit`.", describe_end(end))?;
+            writeln!(
+                out,
+                "The game is over ({}). Type `new`, `undo`, `save FILE.pgn` or `quit`.",
+                describe_end(end)
+            )?;
             return Ok(());
         }
         let m = match pgn::parse_san(&mut self.pos, text) {
@@ -537,7 +655,9 @@ impl Session {
                     Err(e) => e.to_string(),
                     Ok(_) => format!("`{text}` is not legal here"),
                 };
-                let hint = if text.contains(char::is_whitespace) || !text.chars().any(|c| c.is_ascii_digit()) {
+                let hint = if text.contains(char::is_whitespace)
+                    || !text.chars().any(|c| c.is_ascii_digit())
+                {
                     "Type `help` for the commands."
                 } else {
                     "Type `moves SQUARE` to see a piece's moves."
@@ -549,7 +669,8 @@ impl Session {
         if let Some((face, _)) = &self.roll {
             let face = *face;
             if !self.pos.dice_moves(face).contains(&m) {
-                let piece = &self.game.variant.pieces[(self.pos.at(m.from) & TYPE_MASK) as usize].name;
+                let piece =
+                    &self.game.variant.pieces[(self.pos.at(m.from) & TYPE_MASK) as usize].name;
                 writeln!(
                     out,
                     "The die rolled {face}: the {} must move, and {text} moves the {piece}.",
@@ -558,8 +679,17 @@ impl Session {
                 return Ok(());
             }
         }
-        let who = if self.seat == Seat::Both { side_name(self.pos.side_to_move()) } else { "You" };
-        writeln!(out, "{who} play{} {}.", if self.seat == Seat::Both { "s" } else { "" }, pgn::san(&mut self.pos, m))?;
+        let who = if self.seat == Seat::Both {
+            side_name(self.pos.side_to_move())
+        } else {
+            "You"
+        };
+        writeln!(
+            out,
+            "{who} play{} {}.",
+            if self.seat == Seat::Both { "s" } else { "" },
+            pgn::san(&mut self.pos, m)
+        )?;
         self.play_move(m);
         self.advance(out)?;
         self.show(out)?;

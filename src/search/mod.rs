@@ -1,11 +1,36 @@
 //! Search: iterative deepening PVS alpha-beta over the generic move generator, with a shared
 //! lock-free transposition table, quiescence, null move, LMR, aspiration windows, expectimax chance
 //! nodes for dice variants and Lazy SMP. Knows no piece and no variant by name.
+//!
+//! ```no_run
+//! use acedrex::{game::Game, position::Position, search::{Engine, Limits}};
+//! use std::sync::{Arc, atomic::AtomicBool};
+//! let game = Game::new(acedrex::variant::builtin("grant-acedrex").unwrap()).unwrap();
+//! let pos = Position::start(&game);
+//! let mut engine = Engine::new(16, 1);
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let result = engine.search(&pos, &limits, &Arc::new(AtomicBool::new(false)), &mut |_| {});
+//! println!("{}", pos.move_text(result.best.unwrap()));
+//! ```
 
+mod checks;
+mod movepick;
+mod time;
+mod tt;
+mod worker;
+
+pub use movepick::{is_capture, tactical_moves};
+
+use crate::eval::EvalTables;
+use crate::game::Game;
 use crate::position::{Move, Position};
+use crate::variant::{BareKing, DiceNoMove};
+use checks::CheckFilter;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tt::Tt;
+use worker::{MAX_PLY, Shared, Worker, score_of};
 
 /// What limits one search. All `None` and `infinite == false`: search until `stop`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -18,6 +43,7 @@ pub struct Limits {
     pub winc: Option<Duration>,
     pub binc: Option<Duration>,
     pub movestogo: Option<u32>,
+    /// Search until `stop`, even after reaching the depth limit or finding a mate.
     pub infinite: bool,
 }
 
@@ -26,8 +52,30 @@ pub struct Limits {
 pub enum Score {
     /// Centipawns.
     Cp(i32),
-    /// Moves to mate; negative when the side to move is getting mated.
+    /// Moves to mate; negative when the side to move is getting mated. Won or lost game ends by
+    /// other rules (stalemate, bare king) count as mates too.
     Mate(i32),
+}
+
+impl std::fmt::Display for Score {
+    /// The UCI form: `cp 35` or `mate -3`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+impl Score {
+    /// Centipawns for protocols without mate scores (XBoard): mates as ±(100000 + moves).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(v) => v,
+            Score::Mate(n) if n > 0 => 100_000 - n,
+            Score::Mate(n) => -100_000 - n,
+        }
+    }
 }
 
 /// One completed iteration.
@@ -41,61 +89,401 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+impl Info {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as u128 * 1_000_000 / self.time.as_micros().max(1)) as u64
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SearchResult {
-    /// None only when the side to move has no legal move.
+    /// None only when the side to move has no legal move (or none for the given roll).
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: Score,
     pub nodes: u64,
+    /// Last completed iteration (0 when stopped during the first).
     pub depth: u32,
 }
 
-/// A search engine: transposition table, thread count, per-game evaluation cache.
+/// A search engine: transposition table, thread count, per-game evaluation cache. `Send`, so a
+/// front end can run it on a worker thread.
 pub struct Engine {
+    tt: Tt,
     hash_mb: usize,
     threads: usize,
+    cache: Option<(Arc<Game>, Arc<GameData>)>,
+}
+
+/// What the search derives from a game once: evaluation tables and check filters.
+struct GameData {
+    eval: EvalTables,
+    checks: CheckFilter,
 }
 
 impl Engine {
+    /// `hash_mb`: transposition table size in MB (memory stays within it); `threads`: Lazy SMP
+    /// workers (1 = deterministic).
     pub fn new(hash_mb: usize, threads: usize) -> Engine {
-        Engine { hash_mb, threads: threads.max(1) }
+        Engine {
+            tt: Tt::new(hash_mb),
+            hash_mb: hash_mb.max(1),
+            threads: threads.max(1),
+            cache: None,
+        }
     }
 
     pub fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        if mb.max(1) != self.hash_mb {
+            self.hash_mb = mb.max(1);
+            self.tt = Tt::new(self.hash_mb);
+        }
     }
 
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
     }
 
-    /// Forgets everything learnt (new game).
-    pub fn clear(&mut self) {}
+    /// Forgets everything learnt (new game): the same search then repeats exactly.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Permille of the transposition table in use (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Builds what the engine derives from the position's game (evaluation tables, check filters;
+    /// tens of milliseconds), so that the first search of a game does not pay for it.
+    pub fn prepare(&mut self, pos: &Position) {
+        self.data_for(pos.game());
+    }
+
+    /// Evaluation tables and check filters of a game, built once per game.
+    fn data_for(&mut self, game: &Arc<Game>) -> Arc<GameData> {
+        match &self.cache {
+            Some((g, d)) if Arc::ptr_eq(g, game) => d.clone(),
+            _ => {
+                let d = Arc::new(GameData {
+                    eval: EvalTables::new(game),
+                    checks: CheckFilter::new(game),
+                });
+                self.cache = Some((game.clone(), d.clone()));
+                d
+            }
+        }
+    }
 
     /// Searches `pos` (with its game history for repetition). `stop` is polled; `on_info` gets one
-    /// call per completed iteration.
+    /// call per completed iteration. Always returns a legal move when there is one.
     pub fn search(
         &mut self,
         pos: &Position,
-        _limits: &Limits,
-        _stop: &Arc<AtomicBool>,
-        _on_info: &mut dyn FnMut(&Info),
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let _ = (self.hash_mb, self.threads);
-        let mut p = pos.clone();
-        let best = p.legal_moves().first().copied();
-        SearchResult { best, ponder: None, score: Score::Cp(0), nodes: 0, depth: 0 }
+        self.search_roll(pos, None, limits, stop, on_info)
+    }
+
+    /// As [`Engine::search`], for a dice variant once the die shows `roll`: only moves of the rolled
+    /// piece type are considered at the root (the search below treats later rolls as chance nodes).
+    /// `roll: None` searches all legal moves. Returns `best: None` when the roll allows no move.
+    pub fn search_roll(
+        &mut self,
+        pos: &Position,
+        roll: Option<u8>,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let game = pos.game().clone();
+        let data = self.data_for(&game);
+        self.tt.new_search();
+        let mut root = pos.clone();
+        let mut root_moves = match roll {
+            Some(face) => root.dice_moves(face),
+            None => root.legal_moves(),
+        };
+        // If the search is stopped before it finishes one root move, the first move is the answer:
+        // put the hash move first, then captures of the most valuable victims.
+        let tt_move = self.tt.probe(root.hash()).and_then(|h| h.mv);
+        let victim = |m: &Move| -> i32 {
+            if tt_move == Some((m.from, m.to, m.promo)) {
+                return i32::MAX;
+            }
+            let code = root.at(if m.kind() == Move::EN_PASSANT {
+                m.extra
+            } else {
+                m.to
+            });
+            let captured = code & crate::position::enemy_bit(root.side_to_move()) != 0;
+            let value = |t: u8| data.eval.value[t as usize];
+            (if captured {
+                value(code & crate::position::TYPE_MASK)
+            } else {
+                0
+            }) + m.promotion().map_or(0, value)
+        };
+        root_moves.sort_by_key(|m| std::cmp::Reverse(victim(m)));
+        if root_moves.is_empty() {
+            let n = root.legal_moves().len();
+            // The game is over (or the roll allows nothing): no score to search for.
+            let score = match root.game_end_with(n) {
+                Some(end) if end.winner != crate::rules::Winner::Draw => Score::Mate(0),
+                _ => Score::Cp(0),
+            };
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                nodes: 0,
+                depth: 0,
+            };
+        }
+        let (soft, hard) = time::budget(limits, pos.side_to_move());
+        let dice = dice_weights(&root);
+        let shared = Shared {
+            tt: &self.tt,
+            et: &data.eval,
+            checks: &data.checks,
+            stop: AtomicBool::new(false),
+            external: stop,
+            nodes: AtomicU64::new(0),
+            start,
+            soft: if limits.infinite { None } else { soft },
+            hard: if limits.infinite { None } else { hard },
+            node_limit: limits.nodes,
+            dice_pass: root.dice_no_move() == DiceNoMove::Pass,
+            dice,
+            bare_king: game.variant.end.bare_king != BareKing::Off,
+            move_count: game.variant.end.move_count,
+        };
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32).max(1);
+        let threads = self.threads;
+        let (best, score, depth, pv) = std::thread::scope(|s| {
+            let shared = &shared;
+            for id in 1..threads {
+                let (p, moves) = (root.clone(), root_moves.clone());
+                s.spawn(move || {
+                    let mut w = Worker::new(p, shared, id, moves);
+                    w.iterate(MAX_PLY as u32, None);
+                    w.flush_nodes();
+                });
+            }
+            let mut w = Worker::new(root.clone(), shared, 0, root_moves.clone());
+            let (best, score, depth) = w.iterate(max_depth, Some(on_info));
+            // `infinite`: the answer waits for the caller's stop, as UCI and XBoard analysis expect.
+            while limits.infinite && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            shared.stop.store(true, Ordering::Relaxed);
+            w.flush_nodes();
+            (best, score, depth, w.pv())
+        });
+        let best = best.or_else(|| root_moves.first().copied());
+        let ponder = match pv.as_slice() {
+            [m, p, ..] if Some(*m) == best => Some(*p),
+            _ => None,
+        };
+        SearchResult {
+            best,
+            ponder,
+            score: score_of(score),
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            depth,
+        }
     }
 }
 
-/// OpenBench `bench`: fixed positions, fixed depth, one thread, 16 MB; the last line is
-/// `N nodes M nps`.
-pub fn bench(_variant: Option<&str>, _depth: Option<u32>) -> Result<String, String> {
-    Err("bench: not implemented yet".into())
+/// Dice faces grouped by piece type: (type, number of faces showing it).
+fn dice_weights(pos: &Position) -> Vec<(u8, u32)> {
+    let mut out: Vec<(u8, u32)> = Vec::new();
+    for (_, ty) in pos.dice_faces() {
+        match out.iter_mut().find(|(t, _)| *t == ty) {
+            Some(e) => e.1 += 1,
+            None => out.push((ty, 1)),
+        }
+    }
+    out
 }
 
-/// `acedrex go`: info lines and a final `bestmove`.
-pub fn go_command(_variant: &str, _fen: Option<&str>, _moves: &str, _limits: &Limits) -> Result<String, String> {
-    Err("go: not implemented yet".into())
+/// Loads a variant and sets up a position from an optional FEN and a move list.
+fn setup(variant: &str, fen: Option<&str>, moves: &str) -> Result<Position, String> {
+    let game = Game::new(crate::variant::load(variant)?)?;
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(&game, f).map_err(|e| e.to_string())?,
+        None => Position::start(&game),
+    };
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let m = pos
+            .parse_move(text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        pos.make(m);
+    }
+    Ok(pos)
+}
+
+/// The UCI-style info line of one iteration.
+pub fn info_line(pos: &Position, info: &Info) -> String {
+    let mut p = pos.clone();
+    let mut pv = Vec::new();
+    for &m in &info.pv {
+        pv.push(p.move_text(m));
+        p.make(m);
+    }
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        info.nps(),
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// `acedrex go`: searches one position and returns the info lines and a final `bestmove`. Without
+/// any limit it searches to the bench depth (4 with dice).
+pub fn go_command(
+    variant: &str,
+    fen: Option<&str>,
+    moves: &str,
+    limits: &Limits,
+) -> Result<String, String> {
+    let pos = setup(variant, fen, moves)?;
+    let mut limits = limits.clone();
+    let unlimited = limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.wtime.is_none()
+        && limits.btime.is_none();
+    if unlimited {
+        // Nobody can send `stop` to a one-shot command.
+        limits.depth = Some(default_depth(&pos));
+        limits.infinite = false;
+    }
+    let mut engine = Engine::new(64, 1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut out = String::new();
+    let result = engine.search(&pos, &limits, &stop, &mut |info| {
+        out += &info_line(&pos, info);
+        out.push('\n');
+    });
+    match result.best {
+        Some(m) => {
+            out += &format!("bestmove {}", pos.move_text(m));
+            if let Some(p) = result.ponder {
+                let mut after = pos.clone();
+                after.make(m);
+                out += &format!(" ponder {}", after.move_text(p));
+            }
+        }
+        None => out += "bestmove (none)",
+    }
+    Ok(out)
+}
+
+/// Depth for `go` without limits and for `bench`: chance nodes make dice searches far wider.
+fn default_depth(pos: &Position) -> u32 {
+    if pos.dice_faces().is_empty() {
+        BENCH_DEPTH
+    } else {
+        4
+    }
+}
+
+/// Bench positions: (variant, moves played from its start).
+const BENCH: &[(&str, &str)] = &[
+    ("grant-acedrex", ""),
+    (
+        "grant-acedrex",
+        "f4f5 f9f8 g1e3 g12e10 e4e5 e9e8 c1d3 j12i10",
+    ),
+    (
+        "grant-acedrex",
+        "g4g5 g9g8 h4h5 h9h8 e1h4 e12h9 f4f5 f9f8 k1h2 b12e11",
+    ),
+    ("grant-acedrex-cazaux", ""),
+    ("grant-acedrex-murray", ""),
+    ("chess", ""),
+    ("chess", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7"),
+    ("capablanca", ""),
+    ("shatranj", ""),
+    ("courier", ""),
+    ("makruk", ""),
+];
+
+/// Default bench depth per board: enough to exercise every part of the search in well under a
+/// minute for the whole list.
+const BENCH_DEPTH: u32 = 11;
+
+/// OpenBench `bench`: the fixed positions (all, or those of one variant — its start position when
+/// it has no listed one), fixed depth, one thread, 16 MB hash, a fresh table per position. One
+/// line per position; the last line is exactly `N nodes M nps`.
+pub fn bench(variant: Option<&str>, depth: Option<u32>) -> Result<String, String> {
+    let list: Vec<(String, &str)> = match variant {
+        None => BENCH.iter().map(|&(v, m)| (v.to_string(), m)).collect(),
+        Some(v) => {
+            let canonical = crate::variant::load(v)?.name;
+            let mine: Vec<(String, &str)> = BENCH
+                .iter()
+                .filter(|(n, _)| *n == canonical)
+                .map(|&(n, m)| (n.to_string(), m))
+                .collect();
+            if mine.is_empty() {
+                vec![(v.to_string(), "")]
+            } else {
+                mine
+            }
+        }
+    };
+    let mut engine = Engine::new(16, 1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut out = String::new();
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    for (i, (v, moves)) in list.iter().enumerate() {
+        let pos = setup(v, None, moves)?;
+        engine.clear();
+        engine.prepare(&pos);
+        let depth = depth.unwrap_or_else(|| default_depth(&pos));
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let t0 = Instant::now();
+        let r = engine.search(&pos, &limits, &stop, &mut |_| {});
+        let dt = t0.elapsed();
+        nodes += r.nodes;
+        time += dt;
+        let best = r.best.map_or("(none)".to_string(), |m| pos.move_text(m));
+        out += &format!(
+            "position {:>2} {v} [{moves}] depth {} score {} nodes {} time {} bestmove {best}\n",
+            i + 1,
+            r.depth,
+            r.score,
+            r.nodes,
+            dt.as_millis()
+        );
+    }
+    let nps = (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
+    out += &format!("{nodes} nodes {nps} nps");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>() {}
+
+    #[test]
+    fn engine_is_send() {
+        assert_send::<Engine>();
+    }
 }

@@ -22,20 +22,39 @@ pub fn tactical_moves(pos: &Position, out: &mut Vec<Move>, scratch: &mut Vec<Mov
         let ty = (pos.at(from) & TYPE_MASK) as usize;
         let piece = &tables.pieces[ty];
         let prog = &piece.program[side as usize];
-        if !prog.complex.is_empty() || (!prog.initial.is_empty() && pos.is_virgin(from)) || prog.may_duplicate {
+        if !prog.complex.is_empty()
+            || (!prog.initial.is_empty() && pos.is_virgin(from))
+            || prog.may_duplicate
+        {
             scratch.clear();
             pos.piece_moves(from, scratch);
-            out.extend(scratch.iter().filter(|&&m| m.promo != 0 || is_capture(pos, m)));
+            out.extend(
+                scratch
+                    .iter()
+                    .filter(|&&m| m.promo != 0 || is_capture(pos, m)),
+            );
             continue;
         }
         let promos = piece.pawn.then(|| &tables.promotions[side as usize]);
         let mut push = |to: u16| match promos.map(|p| &p[to as usize]).filter(|c| !c.is_empty()) {
             Some(choices) => {
                 for &t in choices {
-                    out.push(Move { from, to, extra: 0, promo: t + 1, kind: Move::NORMAL });
+                    out.push(Move {
+                        from,
+                        to,
+                        extra: 0,
+                        promo: t + 1,
+                        kind: Move::NORMAL,
+                    });
                 }
             }
-            None => out.push(Move { from, to, extra: 0, promo: 0, kind: Move::NORMAL }),
+            None => out.push(Move {
+                from,
+                to,
+                extra: 0,
+                promo: 0,
+                kind: Move::NORMAL,
+            }),
         };
         let quiet_promotes = |to: u16| promos.is_some_and(|p| !p[to as usize].is_empty());
         for &(off, stop) in &prog.leaps {

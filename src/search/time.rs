@@ -22,14 +22,22 @@ pub fn budget(limits: &Limits, side: u8) -> (Option<Duration>, Option<Duration>)
         soft = Some(t);
         hard = Some(t);
     }
-    let (clock, inc) = if side == 0 { (limits.wtime, limits.winc) } else { (limits.btime, limits.binc) };
+    let (clock, inc) = if side == 0 {
+        (limits.wtime, limits.winc)
+    } else {
+        (limits.btime, limits.binc)
+    };
     if let Some(remaining) = clock {
         let inc = inc.unwrap_or_default();
         let usable = remaining.saturating_sub(margin(remaining));
         // Long games in big variants: assume many moves still to come unless told.
         let mtg = limits.movestogo.unwrap_or(35).clamp(1, 60);
         let ideal = (usable / mtg + inc * 3 / 4).min(usable);
-        let max = if mtg == 1 { usable } else { (ideal * 4).min(usable * 2 / 5).max(ideal) };
+        let max = if mtg == 1 {
+            usable
+        } else {
+            (ideal * 4).min(usable * 2 / 5).max(ideal)
+        };
         soft = Some(soft.map_or(ideal, |s| s.min(ideal)));
         hard = Some(hard.map_or(max, |h| h.min(max)));
     }
@@ -42,13 +50,28 @@ mod tests {
 
     #[test]
     fn clock_budget_keeps_margin() {
-        let limits = Limits { wtime: Some(Duration::from_millis(1000)), ..Limits::default() };
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(1000)),
+            ..Limits::default()
+        };
         let (soft, hard) = budget(&limits, 0);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft <= hard);
         assert!(hard <= Duration::from_millis(1000 - 80));
-        let limits = Limits { btime: Some(Duration::from_millis(10)), ..Limits::default() };
+        let limits = Limits {
+            btime: Some(Duration::from_millis(10)),
+            ..Limits::default()
+        };
         assert_eq!(budget(&limits, 1).1, Some(Duration::ZERO));
-        assert_eq!(budget(&Limits { infinite: true, ..limits }, 1), (None, None));
+        assert_eq!(
+            budget(
+                &Limits {
+                    infinite: true,
+                    ..limits
+                },
+                1
+            ),
+            (None, None)
+        );
     }
 }

@@ -5,7 +5,6 @@
 use crate::position::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub const BOUND_NONE: u8 = 0;
 pub const BOUND_UPPER: u8 = 1;
 pub const BOUND_LOWER: u8 = 2;
 pub const BOUND_EXACT: u8 = 3;
@@ -39,7 +38,9 @@ pub struct Tt {
 // Depth is stored + 1 (quiescence entries have depth 0 → 1) and capped at 62; the static eval is
 // clamped to ±2047, which only its pruning uses.
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: u8, generation: u64) -> u64 {
-    let m = mv.map_or(0, |m| (m.from as u64 & 0x3FF) | (m.to as u64 & 0x3FF) << 10 | (m.promo as u64 & 0x3F) << 20);
+    let m = mv.map_or(0, |m| {
+        (m.from as u64 & 0x3FF) | (m.to as u64 & 0x3FF) << 10 | (m.promo as u64 & 0x3F) << 20
+    });
     let score = (score.clamp(-32767, 32767) as i16 as u16) as u64;
     let eval = (eval.clamp(-2047, 2047) + 2048) as u64 & 0xFFF;
     let depth = (depth + 1).clamp(1, 63) as u64;
@@ -68,8 +69,17 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (WAYS * std::mem::size_of::<Entry>())).max(1);
-        let entries = (0..buckets * WAYS).map(|_| Entry { key: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
-        Tt { entries, buckets, generation: AtomicU64::new(0) }
+        let entries = (0..buckets * WAYS)
+            .map(|_| Entry {
+                key: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        Tt {
+            entries,
+            buckets,
+            generation: AtomicU64::new(0),
+        }
     }
 
     pub fn clear(&self) {
@@ -133,13 +143,25 @@ impl Tt {
                 if bound != BOUND_EXACT && old.depth > depth + 2 {
                     return;
                 }
-                let mv_keep = mv.or_else(|| old.mv.map(|(from, to, promo)| Move { from, to, extra: 0, promo, kind: 0 }));
+                let mv_keep = mv.or_else(|| {
+                    old.mv.map(|(from, to, promo)| Move {
+                        from,
+                        to,
+                        extra: 0,
+                        promo,
+                        kind: 0,
+                    })
+                });
                 let nd = pack(mv_keep, score, eval, depth, bound, generation);
                 e.key.store(key ^ nd, Ordering::Relaxed);
                 e.data.store(nd, Ordering::Relaxed);
                 return;
             }
-            let stale = if generation_of(d) == generation & 3 { 0 } else { 64 };
+            let stale = if generation_of(d) == generation & 3 {
+                0
+            } else {
+                64
+            };
             let od = unpack(d).depth - stale;
             if od < victim_depth {
                 victim_depth = od;
@@ -154,7 +176,12 @@ impl Tt {
     /// Permille of the first thousand slots used (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let n = self.entries.len().min(1000);
-        (self.entries[..n].iter().filter(|e| e.data.load(Ordering::Relaxed) != 0).count() * 1000 / n.max(1)) as u32
+        (self.entries[..n]
+            .iter()
+            .filter(|e| e.data.load(Ordering::Relaxed) != 0)
+            .count()
+            * 1000
+            / n.max(1)) as u32
     }
 }
 
@@ -164,11 +191,24 @@ mod tests {
 
     #[test]
     fn pack_round_trip() {
-        let m = Move { from: 759, to: 264, extra: 0, promo: 32, kind: 0 };
-        for (score, eval, depth, bound) in [(-29990, -2047, 0, BOUND_UPPER), (31000, 2047, 62, BOUND_EXACT), (0, 17, 7, BOUND_LOWER)] {
+        let m = Move {
+            from: 759,
+            to: 264,
+            extra: 0,
+            promo: 32,
+            kind: 0,
+        };
+        for (score, eval, depth, bound) in [
+            (-29990, -2047, 0, BOUND_UPPER),
+            (31000, 2047, 62, BOUND_EXACT),
+            (0, 17, 7, BOUND_LOWER),
+        ] {
             let h = unpack(pack(Some(m), score, eval, depth, bound, 3));
             assert_eq!(h.mv, Some((759, 264, 32)));
-            assert_eq!((h.score, h.eval, h.depth, h.bound), (score, eval, depth, bound));
+            assert_eq!(
+                (h.score, h.eval, h.depth, h.bound),
+                (score, eval, depth, bound)
+            );
         }
     }
 

@@ -1,13 +1,13 @@
 //! One search thread: iterative deepening over a PVS alpha-beta with quiescence, and expectimax
 //! chance nodes for dice variants. Several workers share one transposition table (Lazy SMP).
 
+use super::checks::CheckFilter;
 use super::movepick::{is_capture, tactical_moves};
-use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, Tt};
+use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
 use super::{Info, Score};
-use crate::eval::EvalTables;
-use crate::position::{Move, Position, TYPE_MASK};
+use crate::eval::{EvalState, EvalTables};
+use crate::position::{EMPTY, Move, Position, TYPE_MASK};
 use crate::rules::{GameEnd, Winner};
-use crate::variant::{BareKing, DiceNoMove};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -16,8 +16,17 @@ pub const INF: i32 = 32000;
 pub const MATE: i32 = 31000;
 /// Scores beyond this are mates (or won/lost game ends) in at most `MAX_PLY` plies.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Values inside dice averages are clamped to this (a forced mate behind a roll counts as a
+/// very large advantage, not as a mate).
+const CHANCE_BOUND: i32 = 4000;
 
-const NO_MOVE: Move = Move { from: 0, to: 0, extra: 0, promo: 0, kind: 0 };
+const NO_MOVE: Move = Move {
+    from: 0,
+    to: 0,
+    extra: 0,
+    promo: 0,
+    kind: 0,
+};
 /// First board cell (a1) and the cells up to p16: history is indexed by `to - BASE`.
 const BASE: u16 = crate::geometry::cell(0, 0);
 const SPAN: usize = (crate::geometry::cell(15, 15) - BASE + 1) as usize;
@@ -33,6 +42,7 @@ const SCORE_BAD_CAPTURE: i32 = 1 << 24;
 pub struct Shared<'a> {
     pub tt: &'a Tt,
     pub et: &'a EvalTables,
+    pub checks: &'a CheckFilter,
     /// Set by the main worker when it finishes, or when a limit is hit: every worker stops.
     pub stop: AtomicBool,
     /// The caller's stop flag.
@@ -45,8 +55,6 @@ pub struct Shared<'a> {
     /// Dice: (piece type, faces showing it); empty without dice.
     pub dice: Vec<(u8, u32)>,
     pub dice_pass: bool,
-    /// Piece types that are royal.
-    pub royal_types: Vec<u8>,
     pub bare_king: bool,
     pub move_count: Option<u16>,
 }
@@ -73,6 +81,9 @@ pub struct Worker<'a> {
     /// Best root move of the iteration in progress, once one has been searched fully.
     pub root_best: Option<(Move, i32)>,
     lmr: Vec<[u8; 64]>,
+    /// Evaluation terms per ply, updated move by move.
+    evals: Vec<EvalState>,
+    sort_buf: Vec<(i32, Move)>,
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -121,7 +132,6 @@ impl<'a> Worker<'a> {
             })
             .collect();
         Worker {
-            pos,
             sh,
             id,
             nodes: 0,
@@ -138,6 +148,13 @@ impl<'a> Worker<'a> {
             root_moves,
             root_best: None,
             lmr,
+            evals: {
+                let mut v = vec![EvalState::default(); MAX_PLY + 2];
+                v[0] = sh.et.state(&pos);
+                v
+            },
+            pos,
+            sort_buf: Vec::with_capacity(256),
         }
     }
 
@@ -184,11 +201,6 @@ impl<'a> Worker<'a> {
         self.pending = 0;
     }
 
-    fn nonroyal(&self, side: u8) -> usize {
-        let royals: usize = self.sh.royal_types.iter().map(|&t| self.pos.count(side, t) as usize).sum();
-        self.pos.pieces(side).len() - royals
-    }
-
     /// Score of a finished game for the side to move.
     fn end_score(&self, end: GameEnd, ply: usize) -> i32 {
         let stm_white = self.pos.side_to_move() == 0;
@@ -212,33 +224,69 @@ impl<'a> Worker<'a> {
 
     /// The bare-king rule, checked only when a side has nothing but royal pieces left.
     fn bare_king_end(&mut self, ply: usize) -> Option<i32> {
-        if !self.sh.bare_king || (self.nonroyal(0) != 0 && self.nonroyal(1) != 0) {
+        let nonroyal = self.evals[ply].nonroyal;
+        if !self.sh.bare_king || (nonroyal[0] != 0 && nonroyal[1] != 0) {
             return None;
         }
         let n = usize::from(self.has_legal_move());
         self.pos.game_end_with(n).map(|e| self.end_score(e, ply))
     }
 
-    /// Makes `m` if it is legal; returns false (position unchanged) otherwise.
+    /// Makes `m` if it is legal; returns false (position unchanged) otherwise. `in_check`: the side
+    /// to move is in check now. Brings the evaluation terms of ply + 1 up to date.
     #[inline]
-    fn make_legal(&mut self, m: Move) -> bool {
+    fn make_legal(&mut self, m: Move, in_check: bool, ply: usize) -> bool {
         let side = self.pos.side_to_move();
         let royal = self.pos.royal_square(side);
-        if royal != 0 && (m.kind() == Move::CASTLE || (m.kind & Move::INITIAL != 0 && m.from == royal)) {
+        let moved = self.pos.at(m.from);
+        let captured_at = if m.kind() == Move::EN_PASSANT {
+            m.extra
+        } else {
+            m.to
+        };
+        let captured = if m.kind() == Move::CASTLE {
+            EMPTY
+        } else {
+            self.pos.at(captured_at)
+        };
+        if royal != 0
+            && (m.kind() == Move::CASTLE || (m.kind & Move::INITIAL != 0 && m.from == royal))
+        {
             // Castling and safe royal initial moves have extra conditions: the generator's check.
             if !self.pos.is_legal(m) {
                 return false;
             }
             self.pos.make(m);
-            return true;
+        } else {
+            self.pos.make(m);
+            let royal = self.pos.royal_square(side);
+            if royal != 0
+                && (in_check || self.sh.checks.may_expose(m, royal, side))
+                && self.pos.attacked(royal, side ^ 1)
+            {
+                self.pos.unmake();
+                return false;
+            }
         }
-        self.pos.make(m);
-        let royal = self.pos.royal_square(side);
-        if royal != 0 && self.pos.attacked(royal, side ^ 1) {
-            self.pos.unmake();
-            return false;
-        }
+        self.evals[ply + 1] =
+            self.sh
+                .et
+                .update(&self.pos, &self.evals[ply], m, moved, captured, captured_at);
         true
+    }
+
+    /// Static evaluation at `ply` (its terms are up to date).
+    #[inline]
+    fn evaluate(&self, ply: usize) -> i32 {
+        self.sh.et.finish(&self.pos, &self.evals[ply])
+    }
+
+    /// After `m` was made: is the side to move now in check?
+    #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        let mover = self.pos.side_to_move() ^ 1;
+        let target = self.pos.royal_square(mover ^ 1);
+        target != 0 && self.sh.checks.may_check(&self.pos, m, target, mover) && self.pos.in_check()
     }
 
     fn hist_index(&self, m: Move) -> usize {
@@ -251,9 +299,15 @@ impl<'a> Worker<'a> {
         self.sh.et.value[(self.pos.at(cell) & TYPE_MASK) as usize]
     }
 
-    /// Ordering value of a tactical move: MVV-LVA plus promotion gain; captures by a more valuable
-    /// piece onto a defended square go below the killers.
-    fn tactical_score(&self, m: Move, check_defended: bool) -> i32 {
+    /// Ordering value of a tactical move: MVV-LVA plus promotion gain.
+    fn tactical_score(&self, m: Move) -> i32 {
+        let (victim, attacker, promo) = self.trade(m);
+        SCORE_GOOD_TACTICAL + victim * 16 + promo * 16 - attacker / 16
+    }
+
+    /// (victim value, attacker value with royal pieces as 0, promotion gain) of a move.
+    #[inline]
+    fn trade(&self, m: Move) -> (i32, i32, i32) {
         let et = self.sh.et;
         let victim = if m.kind() == Move::EN_PASSANT {
             self.value_at(m.extra)
@@ -263,17 +317,20 @@ impl<'a> Worker<'a> {
             0
         };
         let attacker_ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
-        let attacker = if et.royal[attacker_ty] { 0 } else { et.value[attacker_ty] };
+        let attacker = if et.royal[attacker_ty] {
+            0
+        } else {
+            et.value[attacker_ty]
+        };
         let promo = m.promotion().map_or(0, |t| et.value[t as usize] - attacker);
-        let base = victim * 16 + promo * 16 - attacker / 16;
-        if check_defended
-            && promo == 0
-            && attacker > victim + 50
-            && self.pos.attacked(m.to, self.pos.side_to_move() ^ 1)
-        {
-            return SCORE_BAD_CAPTURE + base;
-        }
-        SCORE_GOOD_TACTICAL + base
+        (victim, attacker, promo)
+    }
+
+    /// A capture by a more valuable piece of a defended piece probably loses material.
+    #[inline]
+    fn likely_bad(&self, m: Move) -> bool {
+        let (victim, attacker, promo) = self.trade(m);
+        promo == 0 && attacker > victim + 50 && self.pos.attacked(m.to, self.pos.side_to_move() ^ 1)
     }
 
     fn score_moves(&mut self, ply: usize, tt_move: Option<(u16, u16, u8)>) {
@@ -285,7 +342,7 @@ impl<'a> Worker<'a> {
             let s = if tt_move == Some((m.from, m.to, m.promo)) {
                 SCORE_HASH
             } else if m.promo != 0 || is_capture(&self.pos, m) {
-                self.tactical_score(m, true)
+                self.tactical_score(m)
             } else if m == killers[0] {
                 SCORE_KILLER + 1
             } else if m == killers[1] {
@@ -300,7 +357,7 @@ impl<'a> Worker<'a> {
 
     /// Moves the best-scored remaining move to position `i` and returns it.
     #[inline]
-    fn pick(&mut self, ply: usize, i: usize) -> (Move, i32) {
+    fn pick_simple(&mut self, ply: usize, i: usize) -> (Move, i32) {
         let scores = &mut self.scores[ply];
         let moves = &mut self.moves[ply];
         let mut best = i;
@@ -312,6 +369,42 @@ impl<'a> Worker<'a> {
         scores.swap(i, best);
         moves.swap(i, best);
         (moves[i], scores[i])
+    }
+
+    /// As `pick_simple`, and: a capture that is probably bad drops below the killers when its turn
+    /// comes (most nodes never get that far); once only quiet moves remain, they are sorted in one
+    /// go (`sorted`) and later picks take them in turn.
+    #[inline]
+    fn pick(&mut self, ply: usize, i: usize, sorted: &mut bool, may_sort: bool) -> (Move, i32) {
+        if *sorted {
+            return (self.moves[ply][i], self.scores[ply][i]);
+        }
+        loop {
+            let (m, s) = self.pick_simple(ply, i);
+            if (SCORE_GOOD_TACTICAL..SCORE_HASH).contains(&s) && self.likely_bad(m) {
+                self.scores[ply][i] = s - SCORE_GOOD_TACTICAL + SCORE_BAD_CAPTURE;
+                continue;
+            }
+            let n = self.moves[ply].len();
+            if may_sort && s < SCORE_BAD_CAPTURE && i + 2 < n {
+                let mut buf = std::mem::take(&mut self.sort_buf);
+                buf.clear();
+                buf.extend(
+                    self.scores[ply][i..]
+                        .iter()
+                        .copied()
+                        .zip(self.moves[ply][i..].iter().copied()),
+                );
+                buf.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+                for (k, &(s, m)) in buf.iter().enumerate() {
+                    self.scores[ply][i + k] = s;
+                    self.moves[ply][i + k] = m;
+                }
+                self.sort_buf = buf;
+                *sorted = true;
+            }
+            return (m, s);
+        }
     }
 
     fn update_history(&mut self, m: Move, bonus: i32) {
@@ -330,7 +423,15 @@ impl<'a> Worker<'a> {
     }
 
     /// Principal variation search. `in_check`: the side to move is in check (the caller knows).
-    pub fn search(&mut self, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32, in_check: bool, null_ok: bool) -> i32 {
+    pub fn search(
+        &mut self,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        in_check: bool,
+        null_ok: bool,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         if in_check && ply > 0 && depth < MAX_PLY as i32 {
@@ -358,7 +459,7 @@ impl<'a> Worker<'a> {
                 return v;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { self.sh.et.evaluate(&self.pos) };
+                return if in_check { 0 } else { self.evaluate(ply) };
             }
             // Mate distance pruning.
             alpha = alpha.max(-(MATE - ply as i32));
@@ -390,17 +491,24 @@ impl<'a> Worker<'a> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            self.sh.et.evaluate(&self.pos)
+            self.evaluate(ply)
         };
-        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+        // Both prunings below trust the static eval, which knows neither zugzwang nor a stalemate
+        // (a win or loss in some variants): a side with only pawns and royal pieces gets neither.
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && beta.abs() < MATE_BOUND
+            && self.evals[ply].officers[self.pos.side_to_move() as usize] > 0
+        {
             // Reverse futility: far above beta at low depth.
             if depth <= 6 && eval - 90 * depth >= beta {
                 return eval;
             }
-            // Null move, unless the side has only pawns and royal pieces (zugzwang).
-            if null_ok && depth >= 3 && eval >= beta && self.has_pieces(self.pos.side_to_move()) {
+            if null_ok && depth >= 3 && eval >= beta {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 self.pos.make_null();
+                self.evals[ply + 1] = self.evals[ply];
                 let v = -self.search(depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
                 self.pos.unmake_null();
                 if self.stopped {
@@ -433,24 +541,42 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = 0usize;
         let mut quiets: [Move; 64] = [NO_MOVE; 64];
         let n = self.moves[ply].len();
+        // Once pruning starts it goes on to the end (the remaining moves are all plain quiet moves,
+        // and the conditions only grow stronger): then only checks are searched, in any order.
+        let mut pruning = false;
+        let mut sorted = false;
         for i in 0..n {
-            let (m, order) = self.pick(ply, i);
+            let (m, order) = if pruning {
+                (self.moves[ply][i], 0)
+            } else {
+                // Shallow nodes prune most quiet moves: sorting them all would be wasted.
+                self.pick(ply, i, &mut sorted, depth > 5)
+            };
             let tactical = m.promo != 0 || is_capture(&self.pos, m);
-            if ply > 0 && !in_check && legal > 0 && !tactical && best > -MATE_BOUND && order < SCORE_KILLER {
-                // Late move pruning and futility pruning of quiet moves.
-                if depth <= 5 && quiets_tried >= (4 + 2 * depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 3 && eval + 80 + 110 * depth <= alpha {
-                    continue;
-                }
+            // Late move pruning and futility pruning of quiet moves, except checks.
+            let prune = pruning
+                || (ply > 0
+                    && !in_check
+                    && legal > 0
+                    && !tactical
+                    && best > -MATE_BOUND
+                    && order < SCORE_KILLER
+                    && (depth <= 5 && quiets_tried >= (4 + 2 * depth * depth) as usize
+                        || depth <= 3 && eval + 80 + 110 * depth <= alpha));
+            pruning = prune;
+            if prune && !self.sh.checks.may_check_before(&self.pos, m) {
+                continue;
             }
-            if !self.make_legal(m) {
+            if !self.make_legal(m, in_check, ply) {
+                continue;
+            }
+            let gives_check = self.gives_check(m);
+            if prune && !gives_check {
+                self.pos.unmake();
                 continue;
             }
             self.sh.tt.prefetch(self.pos.hash());
             legal += 1;
-            let gives_check = self.pos.in_check();
             let new_depth = depth - 1;
             let v = if legal == 1 {
                 -self.search(new_depth, ply + 1, -beta, -alpha, gives_check, true)
@@ -467,7 +593,14 @@ impl<'a> Worker<'a> {
                     r -= (order / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut v = -self.search(new_depth - r, ply + 1, -alpha - 1, -alpha, gives_check, true);
+                let mut v = -self.search(
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    gives_check,
+                    true,
+                );
                 if v > alpha && r > 0 {
                     v = -self.search(new_depth, ply + 1, -alpha - 1, -alpha, gives_check, true);
                 }
@@ -514,7 +647,10 @@ impl<'a> Worker<'a> {
         }
         if legal == 0 {
             // No legal move: checkmate or stalemate, valued by the variant's rules.
-            let end = self.pos.game_end_with(0).expect("no legal move ends the game");
+            let end = self
+                .pos
+                .game_end_with(0)
+                .expect("no legal move ends the game");
             return self.end_score(end, ply);
         }
         let bound = if best >= beta {
@@ -525,16 +661,10 @@ impl<'a> Worker<'a> {
             BOUND_UPPER
         };
         let stored_eval = if in_check { 0 } else { eval };
-        self.sh.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
-    }
-
-    fn has_pieces(&self, side: u8) -> bool {
-        let et = self.sh.et;
-        self.pos.pieces(side).iter().any(|&c| {
-            let t = (self.pos.at(c) & TYPE_MASK) as usize;
-            !et.pawn[t] && !et.royal[t]
-        })
     }
 
     /// Quiescence: captures and promotions until the position is quiet; evasions when in check.
@@ -549,10 +679,14 @@ impl<'a> Worker<'a> {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.sh.et.evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.hash();
-        let hit = self.sh.tt.probe(key);
+        let hit = if in_check {
+            self.sh.tt.probe(key)
+        } else {
+            None
+        };
         if let Some(h) = hit {
             let v = from_tt(h.score, ply);
             if (h.bound == BOUND_EXACT)
@@ -566,7 +700,7 @@ impl<'a> Worker<'a> {
         let stand = if in_check {
             -INF
         } else {
-            let e = hit.map_or_else(|| self.sh.et.evaluate(&self.pos), |h| h.eval);
+            let e = hit.map_or_else(|| self.evaluate(ply), |h| h.eval);
             if e >= beta {
                 return e;
             }
@@ -590,7 +724,7 @@ impl<'a> Worker<'a> {
             scores.push(if tt_move == Some((m.from, m.to, m.promo)) {
                 SCORE_HASH
             } else if m.promo != 0 || is_capture(&self.pos, m) {
-                self.tactical_score(m, false)
+                self.tactical_score(m)
             } else {
                 self.history[self.hist_index(m)]
             });
@@ -601,7 +735,7 @@ impl<'a> Worker<'a> {
         let mut legal = 0;
         let et = self.sh.et;
         for i in 0..self.moves[ply].len() {
-            let (m, _) = self.pick(ply, i);
+            let (m, _) = self.pick_simple(ply, i);
             if !in_check {
                 // Delta pruning: even winning the victim (and promoting) cannot reach alpha.
                 let victim = if m.kind() == Move::EN_PASSANT {
@@ -612,7 +746,9 @@ impl<'a> Worker<'a> {
                     0
                 };
                 let attacker_ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
-                let promo = m.promotion().map_or(0, |t| et.value[t as usize] - et.value[attacker_ty]);
+                let promo = m
+                    .promotion()
+                    .map_or(0, |t| et.value[t as usize] - et.value[attacker_ty]);
                 if stand + victim + promo + 150 <= alpha {
                     continue;
                 }
@@ -625,11 +761,11 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            if !self.make_legal(m) {
+            if !self.make_legal(m, in_check, ply) {
                 continue;
             }
             legal += 1;
-            let gives_check = self.pos.in_check();
+            let gives_check = self.gives_check(m);
             let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
             self.pos.unmake();
             if self.stopped {
@@ -648,7 +784,10 @@ impl<'a> Worker<'a> {
             }
         }
         if in_check && legal == 0 {
-            let end = self.pos.game_end_with(0).expect("no legal move ends the game");
+            let end = self
+                .pos
+                .game_end_with(0)
+                .expect("no legal move ends the game");
             return self.end_score(end, ply);
         }
         let bound = if best >= beta {
@@ -658,7 +797,11 @@ impl<'a> Worker<'a> {
         } else {
             BOUND_UPPER
         };
-        self.sh.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound);
+        if in_check {
+            self.sh
+                .tt
+                .store(key, best_move, to_tt(best, ply), 0, 0, bound);
+        }
         best
     }
 
@@ -672,16 +815,28 @@ impl<'a> Worker<'a> {
         list.retain(|&m| self.pos.is_legal(m));
         self.moves[ply] = list;
         if self.moves[ply].is_empty() {
-            let end = self.pos.game_end_with(0).expect("no legal move ends the game");
+            let end = self
+                .pos
+                .game_end_with(0)
+                .expect("no legal move ends the game");
             return self.end_score(end, ply);
         }
         self.score_moves(ply, None);
         // Sort once by ordering score; each face walks its own moves in this order.
-        let mut order: Vec<(i32, Move)> = self.scores[ply].iter().copied().zip(self.moves[ply].iter().copied()).collect();
-        order.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut order: Vec<(i32, Move)> = self.scores[ply]
+            .iter()
+            .copied()
+            .zip(self.moves[ply].iter().copied())
+            .collect();
+        order.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         let faces: Vec<(u8, u32)> = self.sh.dice.clone();
-        let has_moves = |ty: u8| order.iter().any(|&(_, m)| self.pos.at(m.from) & TYPE_MASK == ty);
-        let faces: Vec<(u8, u32, bool)> = faces.iter().map(|&(t, w)| (t, w, has_moves(t))).collect();
+        let has_moves = |ty: u8| {
+            order
+                .iter()
+                .any(|&(_, m)| self.pos.at(m.from) & TYPE_MASK == ty)
+        };
+        let faces: Vec<(u8, u32, bool)> =
+            faces.iter().map(|&(t, w)| (t, w, has_moves(t))).collect();
         let counted: Vec<(u8, u32, bool)> = if self.sh.dice_pass {
             faces
         } else {
@@ -694,39 +849,86 @@ impl<'a> Worker<'a> {
             }
         };
         let total: i64 = counted.iter().map(|f| f.1 as i64).sum();
-        let (lo, hi) = (-MATE as i64, MATE as i64);
+        // Star1 needs bounds on every value: mates count as ±CHANCE_BOUND inside averages, which
+        // keeps the face windows narrow enough to prune.
+        let (lo, hi) = (-CHANCE_BOUND as i64, CHANCE_BOUND as i64);
+        let clamp = |v: i32| v.clamp(-CHANCE_BOUND, CHANCE_BOUND);
         let mut acc: i64 = 0;
         let mut rest: i64 = total;
         for &(ty, w, any) in &counted {
             let w = w as i64;
             rest -= w;
             // Window on this face's value: outside it, the average is outside (alpha, beta).
-            let a = ((alpha as i64 * total - acc - hi * rest).div_euclid(w)).max(lo - 1);
-            let b = ((beta as i64 * total - acc - lo * rest + w - 1).div_euclid(w)).min(hi + 1);
+            let a = ((alpha as i64 * total - acc - hi * rest).div_euclid(w)).max(lo - 1) as i32;
+            let b =
+                ((beta as i64 * total - acc - lo * rest + w - 1).div_euclid(w)).min(hi + 1) as i32;
             let v = if !any {
                 self.pos.make_null();
-                let v = -self.search(depth - 1, ply + 1, -(b as i32), -(a as i32), false, false);
+                self.evals[ply + 1] = self.evals[ply];
+                let v = -self.search(depth - 1, ply + 1, -b, -a, false, false);
                 self.pos.unmake_null();
-                v
+                clamp(v)
             } else {
+                // The best move of this face: PVS with late move reductions, as at a max node.
                 let mut best = -INF;
-                let mut fa = a as i32;
-                for &(_, m) in &order {
+                let mut fa = a;
+                let mut searched = 0usize;
+                for &(order_score, m) in &order {
                     if ty != u8::MAX && self.pos.at(m.from) & TYPE_MASK != ty {
                         continue;
                     }
+                    let moved = self.pos.at(m.from);
+                    let at = if m.kind() == Move::EN_PASSANT {
+                        m.extra
+                    } else {
+                        m.to
+                    };
+                    let captured = if m.kind() == Move::CASTLE {
+                        EMPTY
+                    } else {
+                        self.pos.at(at)
+                    };
+                    let quiet = captured == EMPTY && m.promo == 0;
                     self.pos.make(m);
+                    self.evals[ply + 1] =
+                        self.sh
+                            .et
+                            .update(&self.pos, &self.evals[ply], m, moved, captured, at);
                     let gives_check = self.pos.in_check();
-                    let v = -self.search(depth - 1, ply + 1, -(b as i32), -fa, gives_check, false);
+                    searched += 1;
+                    let v = if searched == 1 {
+                        -self.search(depth - 1, ply + 1, -b, -fa, gives_check, false)
+                    } else {
+                        let mut r = 0;
+                        if depth >= 3
+                            && quiet
+                            && !gives_check
+                            && searched > 2
+                            && order_score < SCORE_KILLER
+                        {
+                            r = (self.lmr[depth.min(63) as usize][searched.min(63)] as i32)
+                                .clamp(0, depth - 2);
+                        }
+                        let mut v =
+                            -self.search(depth - 1 - r, ply + 1, -fa - 1, -fa, gives_check, false);
+                        if v > fa && r > 0 {
+                            v = -self.search(depth - 1, ply + 1, -fa - 1, -fa, gives_check, false);
+                        }
+                        if v > fa && v < b {
+                            v = -self.search(depth - 1, ply + 1, -b, -fa, gives_check, false);
+                        }
+                        v
+                    };
                     self.pos.unmake();
                     if self.stopped {
                         return 0;
                     }
+                    let v = clamp(v);
                     if v > best {
                         best = v;
                         if v > fa {
                             fa = v;
-                            if v >= b as i32 {
+                            if v >= b {
                                 break;
                             }
                         }
@@ -737,7 +939,7 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
-            let v = v as i64;
+            let (v, a, b) = (v as i64, a as i64, b as i64);
             if v >= b {
                 let bound = ((acc + w * v + lo * rest) / total) as i32;
                 return bound.max(beta);
@@ -756,16 +958,22 @@ impl<'a> Worker<'a> {
         } else {
             BOUND_EXACT
         };
-        let eval = self.sh.et.evaluate(&self.pos);
-        self.sh.tt.store(self.pos.hash(), None, to_tt(v, ply), eval, depth, bound);
+        let eval = self.evaluate(ply);
+        self.sh
+            .tt
+            .store(self.pos.hash(), None, to_tt(v, ply), eval, depth, bound);
         v
     }
 
     /// Iterative deepening. The main worker (id 0) reports each completed iteration.
-    pub fn iterate(&mut self, max_depth: u32, mut on_info: Option<&mut dyn FnMut(&Info)>) -> (Option<Move>, i32, u32) {
+    pub fn iterate(
+        &mut self,
+        max_depth: u32,
+        mut on_info: Option<&mut dyn FnMut(&Info)>,
+    ) -> (Option<Move>, i32, u32) {
         let root_check = self.pos.in_check();
         let mut best = self.root_moves.first().copied();
-        let mut score = 0;
+        let mut score: i32 = 0;
         let mut completed = 0;
         for iteration in 1..=max_depth.min(MAX_PLY as u32 - 4) {
             // Helper threads search odd threads one ply deeper, to desynchronise the workers.
@@ -830,7 +1038,10 @@ impl<'a> Worker<'a> {
                 if self.root_moves.len() == 1 && self.sh.soft.is_some() {
                     break;
                 }
-                if score.abs() >= MATE_BOUND && MATE - score.abs() <= iteration as i32 && self.sh.node_limit.is_none() {
+                if score.abs() >= MATE_BOUND
+                    && MATE - score.abs() <= iteration as i32
+                    && self.sh.node_limit.is_none()
+                {
                     break;
                 }
             }
