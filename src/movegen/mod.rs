@@ -60,25 +60,19 @@ impl Position {
             }
         }
         for &(off, max, stop) in &prog.slides {
-            let mut to = from as i16;
-            let mut n = 0;
-            loop {
-                to += off;
-                let c = self.board[to as usize];
-                if c == EMPTY {
-                    if stop & Stop::EMPTY != 0 {
-                        push(out, to as u16, Move::NORMAL, 0);
-                    }
-                } else {
-                    if may_stop(c, stop & !Stop::EMPTY, own, enemy) {
-                        push(out, to as u16, Move::NORMAL, 0);
-                    }
-                    break;
-                }
-                n += 1;
-                if n == max {
-                    break;
-                }
+            self.ride(from, off, max, stop, own, enemy, |to| push(out, to, Move::NORMAL, 0));
+        }
+        for b in &prog.bent {
+            let first = (from as i16 + b.step) as u16;
+            let c = self.board[first as usize];
+            if may_stop(c, b.stop, own, enemy) {
+                push(out, first, Move::NORMAL, 0);
+            }
+            if c != EMPTY {
+                continue;
+            }
+            for &(off, max, stop) in &b.slides {
+                self.ride(first, off, max, stop, own, enemy, |to| push(out, to, Move::NORMAL, 0));
             }
         }
         if !prog.complex.is_empty() || (!prog.initial.is_empty() && self.virgin[from as usize]) {
@@ -110,6 +104,31 @@ impl Position {
                 }
             }
             out.truncate(keep);
+        }
+    }
+
+    /// A plain rider from `start`: every empty square, then the first occupied one, as `stop` allows.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn ride(&self, start: u16, off: i16, max: u8, stop: u8, own: u8, enemy: u8, mut emit: impl FnMut(u16)) {
+        let mut to = start as i16;
+        let mut n = 0;
+        loop {
+            to += off;
+            let c = self.board[to as usize];
+            if c != EMPTY {
+                if may_stop(c, stop, own, enemy) {
+                    emit(to as u16);
+                }
+                return;
+            }
+            if stop & Stop::EMPTY != 0 {
+                emit(to as u16);
+            }
+            n += 1;
+            if n == max {
+                return;
+            }
         }
     }
 

@@ -28,6 +28,8 @@ pub struct Program {
     pub leaps: Vec<(i16, u8)>,
     /// Plain sliders: (offset, max steps with 0 = unlimited, stop bits).
     pub slides: Vec<(i16, u8, u8)>,
+    /// A leap that may stop and, from an empty square, slides on: `t[FR]`, `t[NB]`, `[W?B]`.
+    pub bent: Vec<Bent>,
     /// Everything else, as roots into `legs`.
     pub complex: Vec<u16>,
     /// Roots of initial-only paths (the piece has never moved).
@@ -39,6 +41,24 @@ pub struct Program {
     pub revisits_origin: bool,
     /// Two paths can reach the same square with the same kind of move: deduplicate.
     pub may_duplicate: bool,
+}
+
+/// One first step (offset, stop bits) and the plain slides that follow it from an empty square.
+#[derive(Debug, Clone)]
+pub struct Bent {
+    pub step: i16,
+    pub stop: u8,
+    pub slides: Vec<(i16, u8, u8)>,
+}
+
+fn plain(leg: &Leg) -> bool {
+    leg.next.is_empty()
+        && leg.lame.is_empty()
+        && leg.jump.is_empty()
+        && leg.skip == 0
+        && !leg.cylinder
+        && !leg.sets_ep
+        && !leg.stop.has(Stop::EP)
 }
 
 /// A way one piece type attacks: the squares it needs empty or occupied, relative to the attacker.
@@ -97,6 +117,8 @@ fn max_component(leg: &Leg) -> i8 {
 /// Places compiled paths for one colour. Fails when a leap is longer than the guard band.
 pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Program, String> {
     let mut p = Program::default();
+    let (targets, revisits) = enumerate_targets(paths, files, ranks);
+    p.revisits_origin = revisits;
     for path in paths {
         match path {
             Path::Castle { dir, n } => p.castles.push((if black { -dir } else { *dir }, *n)),
@@ -113,7 +135,29 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
                     && (leg.max == 1 || !leg.stop.has(Stop::EP))
                     && !initial;
                 let (dx, dy) = flip(leg.step, black);
-                if simple && leg.max == 1 {
+                // The fast path reads the origin as occupied, so pieces that cross it use the walker.
+                let bent = !initial
+                    && !revisits
+                    && leg.max == 1
+                    && leg.cont == Cont::Empty
+                    && leg.lame.is_empty()
+                    && leg.jump.is_empty()
+                    && !leg.cylinder
+                    && !leg.sets_ep
+                    && !leg.stop.has(Stop::EP)
+                    && !leg.next.is_empty()
+                    && leg.next.iter().all(plain);
+                if bent {
+                    let slides = leg
+                        .next
+                        .iter()
+                        .map(|n| {
+                            let (x, y) = flip(n.step, black);
+                            (offset(x, y), n.max, n.stop.0)
+                        })
+                        .collect();
+                    p.bent.push(Bent { step: offset(dx, dy), stop: leg.stop.0, slides });
+                } else if simple && leg.max == 1 {
                     p.leaps.push((offset(dx, dy), leg.stop.0));
                 } else if simple {
                     p.slides.push((offset(dx, dy), leg.max, leg.stop.0));
@@ -124,8 +168,6 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
             }
         }
     }
-    let (targets, revisits) = enumerate_targets(paths, files, ranks);
-    p.revisits_origin = revisits;
     p.may_duplicate = targets;
     Ok(p)
 }
