@@ -14,7 +14,7 @@
 
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of, square_name};
-use crate::position::{EMPTY, Move, Position, TYPE_MASK, enemy_bit};
+use crate::position::{Move, Position, TYPE_MASK};
 use crate::rules::GameEnd;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -257,12 +257,6 @@ fn is_pawn(game: &Game, piece_type: u8) -> bool {
         .contains(&game.letter(piece_type))
 }
 
-fn is_capture(pos: &Position, m: Move) -> bool {
-    m.kind() == Move::EN_PASSANT
-        || (m.kind() != Move::CASTLE
-            && pos.at(m.to) != EMPTY
-            && pos.at(m.to) & enemy_bit(pos.side_to_move()) != 0)
-}
 
 /// A legal move in SAN as XBoard writes it (see the module comment).
 pub fn san(pos: &mut Position, m: Move) -> String {
@@ -284,7 +278,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
             })
             .map(|o| o.from)
             .collect();
-        let capture = is_capture(pos, m);
+        let capture = pos.is_capture(m);
         let file = |c: u16| (b'a' + file_of(c)) as char;
         if !pawn {
             s.push(game.letter(ty));

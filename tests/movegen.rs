@@ -80,3 +80,21 @@ fn legality_filter_agrees_with_make_and_test() {
         }
     }
 }
+
+#[test]
+fn tactical_moves_are_the_captures_and_promotions_of_all_moves() {
+    for variant in VARIANTS {
+        let g = game(variant);
+        for fen in positions(variant, 31, 4, 60) {
+            let pos = Position::from_fen(&g, &fen).expect("fen");
+            let mut all = Vec::new();
+            pos.pseudo_moves(&mut all);
+            let mut want: Vec<_> = all.into_iter().filter(|&m| m.promo != 0 || pos.is_capture(m)).collect();
+            let mut got = Vec::new();
+            pos.tactical_moves(&mut got);
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{variant} {fen}");
+        }
+    }
+}

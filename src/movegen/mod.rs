@@ -28,8 +28,28 @@ impl Position {
         }
     }
 
+    /// Does `m` capture (on its destination, or en passant)?
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.kind() == Move::EN_PASSANT || (m.kind() != Move::CASTLE && self.board[m.to as usize] & enemy_bit(self.side) != 0)
+    }
+
+    /// Pseudo-legal captures and promotions of the side to move (quiescence search).
+    pub fn tactical_moves(&self, out: &mut Vec<Move>) {
+        for i in 0..self.pcount[self.side as usize] as usize {
+            let from = self.plist[self.side as usize][i];
+            self.generate::<false>(from, out);
+        }
+    }
+
     /// Pseudo-legal moves of the piece on `from` (of the side to move).
     pub fn piece_moves(&self, from: u16, out: &mut Vec<Move>) {
+        self.generate::<true>(from, out);
+    }
+
+    /// The executor. `QUIET == false` keeps only captures (including e.p.) and promotions.
+    #[inline(always)]
+    fn generate<const QUIET: bool>(&self, from: u16, out: &mut Vec<Move>) {
         let side = self.side;
         let (own, enemy) = (own_bit(side), enemy_bit(side));
         let ty = self.board[from as usize] & TYPE_MASK;
@@ -39,6 +59,13 @@ impl Position {
         let start = out.len();
         let promotes = piece.pawn;
         let push = |out: &mut Vec<Move>, to: u16, kind: u8, extra: u16| {
+            if !QUIET
+                && self.board[to as usize] & enemy == 0
+                && kind != Move::EN_PASSANT
+                && !(promotes && !game.tables.promotions[side as usize][to as usize].is_empty())
+            {
+                return;
+            }
             if promotes {
                 let choices = &game.tables.promotions[side as usize][to as usize];
                 if !choices.is_empty() {
@@ -77,7 +104,7 @@ impl Position {
         }
         if !prog.complex.is_empty() || (!prog.initial.is_empty() && self.virgin[from as usize]) {
             let promotions = promotes.then(|| &game.tables.promotions[side as usize][..]);
-            let mut walker = Walker { pos: self, from, own, enemy, legs: &prog.legs, out, promotions, flag: 0 };
+            let mut walker = Walker { pos: self, from, own, enemy, legs: &prog.legs, out, promotions, flag: 0, quiet: QUIET };
             for &root in &prog.complex {
                 walker.leg(root, from);
             }
@@ -88,7 +115,7 @@ impl Position {
                 }
             }
         }
-        if !prog.castles.is_empty() && self.virgin[from as usize] {
+        if QUIET && !prog.castles.is_empty() && self.virgin[from as usize] {
             for &(dir, n) in &prog.castles {
                 self.castle(from, dir, n, own, out);
             }
@@ -375,10 +402,16 @@ struct Walker<'a> {
     promotions: Option<&'a [Vec<u8>]>,
     /// `Move::INITIAL` while running initial-only paths.
     flag: u8,
+    /// Emit quiet moves too (else only captures and promotions).
+    quiet: bool,
 }
 
 impl Walker<'_> {
     fn push(&mut self, to: u16, kind: u8, extra: u16) {
+        let promoting = self.promotions.is_some_and(|p| !p[to as usize].is_empty());
+        if !self.quiet && self.pos.board[to as usize] & self.enemy == 0 && kind != Move::EN_PASSANT && !promoting {
+            return;
+        }
         let kind = kind | self.flag;
         if let Some(p) = self.promotions {
             let choices = &p[to as usize];

@@ -14,12 +14,10 @@
 //! ```
 
 mod checks;
-mod movepick;
 mod time;
 mod tt;
 mod worker;
 
-pub use movepick::{is_capture, tactical_moves};
 
 use crate::eval::EvalTables;
 use crate::game::Game;

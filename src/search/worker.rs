@@ -2,7 +2,6 @@
 //! chance nodes for dice variants. Several workers share one transposition table (Lazy SMP).
 
 use super::checks::CheckFilter;
-use super::movepick::{is_capture, tactical_moves};
 use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
 use super::{Info, Score};
 use crate::eval::{EvalState, EvalTables};
@@ -311,7 +310,7 @@ impl<'a> Worker<'a> {
         let et = self.sh.et;
         let victim = if m.kind() == Move::EN_PASSANT {
             self.value_at(m.extra)
-        } else if is_capture(&self.pos, m) {
+        } else if self.pos.is_capture(m) {
             self.value_at(m.to)
         } else {
             0
@@ -341,7 +340,7 @@ impl<'a> Worker<'a> {
             let m = self.moves[ply][i];
             let s = if tt_move == Some((m.from, m.to, m.promo)) {
                 SCORE_HASH
-            } else if m.promo != 0 || is_capture(&self.pos, m) {
+            } else if m.promo != 0 || self.pos.is_capture(m) {
                 self.tactical_score(m)
             } else if m == killers[0] {
                 SCORE_KILLER + 1
@@ -552,7 +551,7 @@ impl<'a> Worker<'a> {
                 // Shallow nodes prune most quiet moves: sorting them all would be wasted.
                 self.pick(ply, i, &mut sorted, depth > 5)
             };
-            let tactical = m.promo != 0 || is_capture(&self.pos, m);
+            let tactical = m.promo != 0 || self.pos.is_capture(m);
             // Late move pruning and futility pruning of quiet moves, except checks.
             let prune = pruning
                 || (ply > 0
@@ -712,9 +711,7 @@ impl<'a> Worker<'a> {
         if in_check {
             self.pos.pseudo_moves(&mut list);
         } else {
-            let mut scratch = std::mem::take(&mut self.scratch);
-            tactical_moves(&self.pos, &mut list, &mut scratch);
-            self.scratch = scratch;
+            self.pos.tactical_moves(&mut list);
         }
         self.moves[ply] = list;
         let mut scores = std::mem::take(&mut self.scores[ply]);
@@ -723,7 +720,7 @@ impl<'a> Worker<'a> {
         for &m in &self.moves[ply] {
             scores.push(if tt_move == Some((m.from, m.to, m.promo)) {
                 SCORE_HASH
-            } else if m.promo != 0 || is_capture(&self.pos, m) {
+            } else if m.promo != 0 || self.pos.is_capture(m) {
                 self.tactical_score(m)
             } else {
                 self.history[self.hist_index(m)]
@@ -740,7 +737,7 @@ impl<'a> Worker<'a> {
                 // Delta pruning: even winning the victim (and promoting) cannot reach alpha.
                 let victim = if m.kind() == Move::EN_PASSANT {
                     self.value_at(m.extra)
-                } else if is_capture(&self.pos, m) {
+                } else if self.pos.is_capture(m) {
                     self.value_at(m.to)
                 } else {
                     0
