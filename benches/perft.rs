@@ -15,7 +15,13 @@ const CASES: &[(&str, &str, &str, u32, u64)] = &[
         279_475,
     ),
     ("chess start", "chess", "", 4, 197_281),
-    ("chess kiwipete", "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97_862),
+    (
+        "chess kiwipete",
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        3,
+        97_862,
+    ),
     ("courier start", "courier", "", 4, 500_337),
 ];
 
@@ -23,11 +29,18 @@ fn bench_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for &(name, variant, fen, depth, nodes) in CASES {
-        let game = Game::new(acedrex::variant::builtin(variant).expect("shipped")).expect("compiles");
-        let mut pos = if fen.is_empty() { Position::start(&game) } else { Position::from_fen(&game, fen).expect("fen") };
+        let game =
+            Game::new(acedrex::variant::builtin(variant).expect("shipped")).expect("compiles");
+        let mut pos = if fen.is_empty() {
+            Position::start(&game)
+        } else {
+            Position::from_fen(&game, fen).expect("fen")
+        };
         assert_eq!(perft(&mut pos, depth), nodes, "{name}");
         group.throughput(Throughput::Elements(nodes));
-        group.bench_function(name, |b| b.iter(|| assert_eq!(perft(&mut pos, depth), nodes)));
+        group.bench_function(name, |b| {
+            b.iter(|| assert_eq!(perft(&mut pos, depth), nodes))
+        });
     }
     group.finish();
 }
@@ -36,7 +49,9 @@ fn bench_parse_compile(c: &mut Criterion) {
     let text = include_str!("../variants/grant-acedrex.txt");
     c.bench_function("parse+compile grant-acedrex", |b| {
         b.iter(|| {
-            let v = acedrex::variant::parse_variant("grant-acedrex.txt", std::hint::black_box(text)).expect("valid");
+            let v =
+                acedrex::variant::parse_variant("grant-acedrex.txt", std::hint::black_box(text))
+                    .expect("valid");
             Game::new(v).expect("compiles")
         })
     });

@@ -5,7 +5,9 @@ use crate::betza;
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of, square_name};
 use crate::position::Position;
-use crate::variant::{BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant};
+use crate::variant::{
+    BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
+};
 
 /// A board to try a piece on.
 #[derive(Debug, Clone)]
@@ -54,12 +56,24 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Stri
         description: String::new(),
         files,
         ranks,
-        pieces: vec![piece('X', "piece", betza_text, betza), piece('O', "other", "mW", inert)],
+        pieces: vec![
+            piece('X', "piece", betza_text, betza),
+            piece('O', "other", "mW", inert),
+        ],
         start_fen: vec![files.to_string(); ranks as usize].join("/") + " w - - 0 1",
-        promotion: Promotion { pawns: vec![], zone: 1, to: PromotionTarget::Choice(vec![]) },
+        promotion: Promotion {
+            pawns: vec![],
+            zone: 1,
+            to: PromotionTarget::Choice(vec![]),
+        },
         castling: CastlingRules::default(),
         royal_initial_moves_safe: false,
-        end: EndRules { stalemated: Outcome::Draw, bare_king: BareKing::Off, repetition: None, move_count: None },
+        end: EndRules {
+            stalemated: Outcome::Draw,
+            bare_king: BareKing::Off,
+            repetition: None,
+            move_count: None,
+        },
         dice: None,
     })
 }
@@ -71,7 +85,12 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
         parse_square(s, probe.files, probe.ranks)
             .filter(|&(_, n)| n == s.len())
             .map(|(c, _)| c)
-            .ok_or_else(|| format!("`{s}` is not a square of a {}x{} board", probe.files, probe.ranks))
+            .ok_or_else(|| {
+                format!(
+                    "`{s}` is not a square of a {}x{} board",
+                    probe.files, probe.ranks
+                )
+            })
     };
     let at = square(&probe.at)?;
     let side = u8::from(probe.black);
@@ -108,7 +127,11 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
             s
         })
         .collect();
-    let fen = format!("{} {} - - 0 1", rows.join("/"), if probe.black { "b" } else { "w" });
+    let fen = format!(
+        "{} {} - - 0 1",
+        rows.join("/"),
+        if probe.black { "b" } else { "w" }
+    );
     let mut pos = Position::from_fen(&game, &fen).map_err(|e| e.to_string())?;
     if probe.moved {
         pos.virgin = [false; crate::geometry::CELLS];
@@ -119,7 +142,11 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
     pos.piece_moves(at, &mut moves);
     let mut out: Vec<Destination> = moves
         .iter()
-        .map(|m| Destination { cell: m.to, capture: pos.at(m.to) & crate::position::enemy_bit(side) != 0 || m.kind() == crate::position::Move::EN_PASSANT })
+        .map(|m| Destination {
+            cell: m.to,
+            capture: pos.at(m.to) & crate::position::enemy_bit(side) != 0
+                || m.kind() == crate::position::Move::EN_PASSANT,
+        })
         .collect();
     out.sort_by_key(|d| (file_of(d.cell), rank_of(d.cell), d.capture));
     out.dedup();
@@ -130,7 +157,6 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
 pub fn list_line(dests: &[Destination]) -> String {
     dests.iter().map(|d| d.name()).collect::<Vec<_>>().join(" ")
 }
-
 
 /// Text diagram: the board with the piece `X`, friends `F`, enemies `E`, quiet destinations `*`
 /// and captures `x`; then the compiled legs.
@@ -168,12 +194,19 @@ pub fn board_text(grid: &[Vec<char>]) -> String {
     let mut out = String::new();
     for (r, row) in grid.iter().enumerate().rev() {
         out += &format!("{:>2} ", r + 1);
-        out += &row.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+        out += &row
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
         out.push('\n');
     }
     let files = grid.first().map_or(0, Vec::len);
     out += "   ";
-    out += &(0..files).map(|f| ((b'a' + f as u8) as char).to_string()).collect::<Vec<_>>().join(" ");
+    out += &(0..files)
+        .map(|f| ((b'a' + f as u8) as char).to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     out.push('\n');
     out
 }
@@ -182,7 +215,15 @@ pub fn board_text(grid: &[Vec<char>]) -> String {
 /// and capture, `m` move only, `c` capture only.
 pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String, String> {
     let at = format!("{}{}", (b'a' + (files - 1) / 2) as char, ranks / 2);
-    let base = Probe { files, ranks, at: at.clone(), friends: vec![], enemies: vec![], black: false, moved: false };
+    let base = Probe {
+        files,
+        ranks,
+        at: at.clone(),
+        friends: vec![],
+        enemies: vec![],
+        black: false,
+        moved: false,
+    };
     let quiet = destinations(betza_text, &base)?;
     let mut grid = vec![vec!['.'; files as usize]; ranks as usize];
     for f in 0..files {
@@ -194,8 +235,13 @@ pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String
                 continue;
             }
             let moves = quiet.iter().any(|d| d.cell == c);
-            let probe = Probe { enemies: vec![name], ..base.clone() };
-            let captures = destinations(betza_text, &probe)?.iter().any(|d| d.cell == c && d.capture);
+            let probe = Probe {
+                enemies: vec![name],
+                ..base.clone()
+            };
+            let captures = destinations(betza_text, &probe)?
+                .iter()
+                .any(|d| d.cell == c && d.capture);
             grid[r as usize][f as usize] = match (moves, captures) {
                 (true, true) => '*',
                 (true, false) => 'm',
@@ -219,7 +265,11 @@ pub fn position_text(pos: &Position) -> String {
                         '.'
                     } else {
                         let l = t.pieces[(code & crate::position::TYPE_MASK) as usize].letter;
-                        if crate::position::color_of(code) == 0 { l } else { l.to_ascii_lowercase() }
+                        if crate::position::color_of(code) == 0 {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        }
                     }
                 })
                 .collect()

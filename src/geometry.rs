@@ -39,7 +39,10 @@ pub const fn offset(dx: i8, dy: i8) -> i16 {
 
 /// The (dx, dy) of a cell difference between two board cells.
 pub fn delta(from: u16, to: u16) -> (i8, i8) {
-    (file_of(to) as i8 - file_of(from) as i8, rank_of(to) as i8 - rank_of(from) as i8)
+    (
+        file_of(to) as i8 - file_of(from) as i8,
+        rank_of(to) as i8 - rank_of(from) as i8,
+    )
 }
 
 /// `a1`, `l12`, `p16`.
@@ -75,7 +78,10 @@ mod tests {
             for r in 0..MAX_SIDE {
                 let c = cell(f, r);
                 assert_eq!((file_of(c), rank_of(c)), (f, r));
-                assert_eq!(parse_square(&square_name(c), 16, 16), Some((c, square_name(c).len())));
+                assert_eq!(
+                    parse_square(&square_name(c), 16, 16),
+                    Some((c, square_name(c).len()))
+                );
             }
         }
         assert_eq!(parse_square("a13", 12, 12), None);

@@ -2,13 +2,13 @@
 
 use acedrex::diagram::{DiagramOptions, Subject};
 use acedrex::explore::{Probe, destinations, list_line};
-use acedrex::play::{PlayOptions, Seat, selfplay::SelfplayOptions};
-use acedrex::protocol::Protocol;
-use std::io::{BufRead, BufReader, IsTerminal, Read};
 use acedrex::game::Game;
 use acedrex::movegen::perft;
+use acedrex::play::{PlayOptions, Seat, selfplay::SelfplayOptions};
 use acedrex::position::Position;
+use acedrex::protocol::Protocol;
 use clap::{Parser, Subcommand};
+use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -236,7 +236,9 @@ impl PositionArgs {
             None => Position::start(&game),
         };
         for (i, text) in self.moves.split_whitespace().enumerate() {
-            let m = pos.parse_move(text).map_err(|e| format!("move {} of --moves: {e}", i + 1))?;
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {} of --moves: {e}", i + 1))?;
             pos.make(m);
         }
         Ok(pos)
@@ -258,11 +260,32 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Check { files } => {
             let (report, ok) = acedrex::variant::check_files(&files);
             print!("{report}");
-            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
-        Command::Piece { betza, board, at, friends, enemies, black, moved, list } => {
+        Command::Piece {
+            betza,
+            board,
+            at,
+            friends,
+            enemies,
+            black,
+            moved,
+            list,
+        } => {
             let (files, ranks) = parse_board(&board)?;
-            let probe = Probe { files, ranks, at, friends, enemies, black, moved };
+            let probe = Probe {
+                files,
+                ranks,
+                at,
+                friends,
+                enemies,
+                black,
+                moved,
+            };
             let dests = destinations(&betza, &probe)?;
             if list {
                 println!("{}", list_line(&dests));
@@ -274,8 +297,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Perft { depth, at, divide } => {
             let mut pos = at.position()?;
             let total = if divide {
-                let mut rows: Vec<(String, u64)> =
-                    perft::divide(&mut pos, depth).into_iter().map(|(m, n)| (pos.move_text(m), n)).collect();
+                let mut rows: Vec<(String, u64)> = perft::divide(&mut pos, depth)
+                    .into_iter()
+                    .map(|(m, n)| (pos.move_text(m), n))
+                    .collect();
                 rows.sort();
                 for (m, n) in &rows {
                     println!("{m}: {n}");
@@ -287,20 +312,64 @@ fn run(command: Command) -> Result<ExitCode, String> {
             println!("Nodes searched: {total}");
             Ok(ExitCode::SUCCESS)
         }
-        Command::Play { variant, fen, dice, white: _, black, level, time, seed } => {
+        Command::Play {
+            variant,
+            fen,
+            dice,
+            white: _,
+            black,
+            level,
+            time,
+            seed,
+        } => {
             let seat = if black { Seat::Black } else { Seat::White };
             let movetime = Some(std::time::Duration::from_secs_f64(time));
-            acedrex::play::play(PlayOptions { variant, fen, dice, seat, level, movetime, seed, ..PlayOptions::default() })
-                .map_err(|e| format!("{e:#}"))?;
+            acedrex::play::play(PlayOptions {
+                variant,
+                fen,
+                dice,
+                seat,
+                level,
+                movetime,
+                seed,
+                ..PlayOptions::default()
+            })
+            .map_err(|e| format!("{e:#}"))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Selfplay { games, variant, dice, depth, movetime, output, seed } => {
+        Command::Selfplay {
+            games,
+            variant,
+            dice,
+            depth,
+            movetime,
+            output,
+            seed,
+        } => {
             let movetime = movetime.map(std::time::Duration::from_millis);
-            let opts = SelfplayOptions { games, variant, dice, depth, movetime, output, seed, ..SelfplayOptions::default() };
+            let opts = SelfplayOptions {
+                games,
+                variant,
+                dice,
+                depth,
+                movetime,
+                output,
+                seed,
+                ..SelfplayOptions::default()
+            };
             acedrex::play::selfplay::selfplay(&opts).map_err(|e| format!("{e:#}"))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Diagram { variant, piece, betza, fen, moves, at, board, output } => {
+        Command::Diagram {
+            variant,
+            piece,
+            betza,
+            fen,
+            moves,
+            at,
+            board,
+            output,
+        } => {
             let subject = match (piece, betza, fen, moves) {
                 (Some(l), ..) => Subject::Piece(l),
                 (_, Some(b), ..) => Subject::Betza(b),
@@ -309,7 +378,12 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 _ => Subject::Start,
             };
             let board = board.map(|b| parse_board(&b)).transpose()?;
-            let svg = acedrex::diagram::diagram(&DiagramOptions { variant, subject, at, board })?;
+            let svg = acedrex::diagram::diagram(&DiagramOptions {
+                variant,
+                subject,
+                at,
+                board,
+            })?;
             match output {
                 Some(p) => std::fs::write(&p, svg).map_err(|e| format!("{}: {e}", p.display()))?,
                 None => print!("{svg}"),
@@ -317,26 +391,57 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Xboard { variant_files } => {
-            let cfg = acedrex::protocol::Config { variant_files, variant: None };
-            acedrex::protocol::run(Protocol::Xboard, BufReader::new(std::io::stdin()), std::io::stdout(), &cfg)
-                .map_err(|e| e.to_string())?;
+            let cfg = acedrex::protocol::Config {
+                variant_files,
+                variant: None,
+            };
+            acedrex::protocol::run(
+                Protocol::Xboard,
+                BufReader::new(std::io::stdin()),
+                std::io::stdout(),
+                &cfg,
+            )
+            .map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Uci { variant_files, variant } => {
-            let cfg = acedrex::protocol::Config { variant_files, variant };
-            acedrex::protocol::run(Protocol::Uci, BufReader::new(std::io::stdin()), std::io::stdout(), &cfg)
-                .map_err(|e| e.to_string())?;
+        Command::Uci {
+            variant_files,
+            variant,
+        } => {
+            let cfg = acedrex::protocol::Config {
+                variant_files,
+                variant,
+            };
+            acedrex::protocol::run(
+                Protocol::Uci,
+                BufReader::new(std::io::stdin()),
+                std::io::stdout(),
+                &cfg,
+            )
+            .map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Fmax { variant, all, output } => {
+        Command::Fmax {
+            variant,
+            all,
+            output,
+        } => {
             let mut names = variant;
             if all {
-                names.extend(acedrex::variant::builtin_names().into_iter().map(String::from).filter(|n| !n.ends_with("-murray") && !n.ends_with("-dice")));
+                names.extend(
+                    acedrex::variant::builtin_names()
+                        .into_iter()
+                        .map(String::from)
+                        .filter(|n| !n.ends_with("-murray") && !n.ends_with("-dice")),
+                );
             }
             if names.is_empty() {
                 names.push("grant-acedrex".into());
             }
-            let variants = names.iter().map(|n| acedrex::variant::load(n)).collect::<Result<Vec<_>, _>>()?;
+            let variants = names
+                .iter()
+                .map(|n| acedrex::variant::load(n))
+                .collect::<Result<Vec<_>, _>>()?;
             let (text, warnings) = acedrex::fmax::export(&variants)?;
             for w in warnings {
                 eprintln!("warning: {w}");
@@ -348,7 +453,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::FmaxImport { file, output } => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let (files, skipped) = acedrex::fmax::import(&text);
             std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
             for (name, body) in &files {
@@ -365,14 +471,22 @@ fn run(command: Command) -> Result<ExitCode, String> {
             println!("{}", acedrex::search::bench(variant.as_deref(), depth)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Go { at, depth, movetime, nodes } => {
+        Command::Go {
+            at,
+            depth,
+            movetime,
+            nodes,
+        } => {
             let limits = acedrex::search::Limits {
                 depth,
                 nodes,
                 movetime: movetime.map(std::time::Duration::from_millis),
                 ..Default::default()
             };
-            print!("{}", acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)?);
+            print!(
+                "{}",
+                acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)?
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { at } => {
@@ -430,7 +544,9 @@ fn main() -> ExitCode {
                 }
             };
         }
-        eprintln!("acedrex: no command given and no `xboard`/`uci` on standard input; see `acedrex --help`");
+        eprintln!(
+            "acedrex: no command given and no `xboard`/`uci` on standard input; see `acedrex --help`"
+        );
         return ExitCode::FAILURE;
     };
     match run(command) {

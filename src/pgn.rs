@@ -257,7 +257,6 @@ fn is_pawn(game: &Game, piece_type: u8) -> bool {
         .contains(&game.letter(piece_type))
 }
 
-
 /// A legal move in SAN as XBoard writes it (see the module comment).
 pub fn san(pos: &mut Position, m: Move) -> String {
     let game = pos.game().clone();

@@ -37,21 +37,33 @@ impl std::fmt::Display for GameEnd {
 }
 
 fn side_wins(side: u8) -> Winner {
-    if side == 0 { Winner::White } else { Winner::Black }
+    if side == 0 {
+        Winner::White
+    } else {
+        Winner::Black
+    }
 }
 
 impl Position {
     /// Whether a side has nothing but royal pieces.
     pub fn is_bare(&self, side: u8) -> bool {
         let t = &self.game().tables;
-        self.pieces(side).iter().all(|&c| t.pieces[(self.at(c) & TYPE_MASK) as usize].royal)
+        self.pieces(side)
+            .iter()
+            .all(|&c| t.pieces[(self.at(c) & TYPE_MASK) as usize].royal)
     }
 
     /// How many earlier positions in the game equal this one (same side to move, rights, e.p.).
     pub fn repetitions(&self) -> usize {
         let n = self.hashes.len();
         let window = (self.halfmove as usize).min(n);
-        self.hashes[n - window..].iter().rev().skip(1).step_by(2).filter(|&&h| h == self.hash).count()
+        self.hashes[n - window..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&&h| h == self.hash)
+            .count()
     }
 
     /// The game's end in this position, if it has ended. `legal` is the number of legal moves.
@@ -60,43 +72,67 @@ impl Position {
         let stm = self.side;
         if legal == 0 {
             if self.in_check() {
-                return Some(GameEnd { winner: side_wins(stm ^ 1), reason: "checkmate" });
+                return Some(GameEnd {
+                    winner: side_wins(stm ^ 1),
+                    reason: "checkmate",
+                });
             }
             let winner = match end.stalemated {
                 Outcome::Loss => side_wins(stm ^ 1),
                 Outcome::Win => side_wins(stm),
                 Outcome::Draw => Winner::Draw,
             };
-            return Some(GameEnd { winner, reason: "stalemate" });
+            return Some(GameEnd {
+                winner,
+                reason: "stalemate",
+            });
         }
         let (stm_bare, mover_bare) = (self.is_bare(stm), self.is_bare(stm ^ 1));
         match end.bare_king {
             BareKing::Off => {}
             BareKing::Immediate if stm_bare && mover_bare => {
-                return Some(GameEnd { winner: Winner::Draw, reason: "both kings bare" });
+                return Some(GameEnd {
+                    winner: Winner::Draw,
+                    reason: "both kings bare",
+                });
             }
             BareKing::Immediate if stm_bare || mover_bare => {
-                return Some(GameEnd { winner: side_wins(if stm_bare { stm ^ 1 } else { stm }), reason: "bare king" });
+                return Some(GameEnd {
+                    winner: side_wins(if stm_bare { stm ^ 1 } else { stm }),
+                    reason: "bare king",
+                });
             }
             BareKing::Immediate => {}
             // The bared side gets one move to bare the other back.
             BareKing::BareBack if mover_bare && stm_bare => {
-                return Some(GameEnd { winner: Winner::Draw, reason: "bare king, bared back" });
+                return Some(GameEnd {
+                    winner: Winner::Draw,
+                    reason: "bare king, bared back",
+                });
             }
             BareKing::BareBack if mover_bare => {
-                return Some(GameEnd { winner: side_wins(stm), reason: "bare king" });
+                return Some(GameEnd {
+                    winner: side_wins(stm),
+                    reason: "bare king",
+                });
             }
             BareKing::BareBack => {}
         }
         if let Some(n) = end.repetition
             && self.repetitions() + 1 >= n as usize
         {
-            return Some(GameEnd { winner: Winner::Draw, reason: "repetition" });
+            return Some(GameEnd {
+                winner: Winner::Draw,
+                reason: "repetition",
+            });
         }
         if let Some(n) = end.move_count
             && self.halfmove >= n
         {
-            return Some(GameEnd { winner: Winner::Draw, reason: "move count" });
+            return Some(GameEnd {
+                winner: Winner::Draw,
+                reason: "move count",
+            });
         }
         None
     }
@@ -112,20 +148,36 @@ impl Position {
         let v = &self.game().variant;
         v.dice
             .as_ref()
-            .map(|d| d.faces.iter().filter_map(|&(f, l)| v.piece_index(l).map(|t| (f, t as u8))).collect())
+            .map(|d| {
+                d.faces
+                    .iter()
+                    .filter_map(|&(f, l)| v.piece_index(l).map(|t| (f, t as u8)))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
     /// Legal moves allowed by a roll: those of the rolled piece type (a promoted piece moves as what
     /// it became).
     pub fn dice_moves(&mut self, face: u8) -> Vec<Move> {
-        let ty = self.dice_faces().into_iter().find(|&(f, _)| f == face).map(|(_, t)| t);
+        let ty = self
+            .dice_faces()
+            .into_iter()
+            .find(|&(f, _)| f == face)
+            .map(|(_, t)| t);
         let moves = self.legal_moves();
-        moves.into_iter().filter(|m| Some(self.at(m.from) & TYPE_MASK) == ty).collect()
+        moves
+            .into_iter()
+            .filter(|m| Some(self.at(m.from) & TYPE_MASK) == ty)
+            .collect()
     }
 
     /// What happens when the roll leaves no move: roll again, or pass.
     pub fn dice_no_move(&self) -> DiceNoMove {
-        self.game().variant.dice.as_ref().map_or(DiceNoMove::Reroll, |d| d.no_move)
+        self.game()
+            .variant
+            .dice
+            .as_ref()
+            .map_or(DiceNoMove::Reroll, |d| d.no_move)
     }
 }

@@ -16,7 +16,10 @@ fn prefixes_bind_to_the_next_atom_only() {
 #[test]
 fn canonical_order_is_directions_then_modality() {
     assert_eq!(betza::parse("mfWcfF").expect("valid").to_string(), "fmWfcF");
-    assert_eq!(betza::parse("fmWfceFifmnD").expect("valid").to_string(), "fmWfceFifmnD");
+    assert_eq!(
+        betza::parse("fmWfceFifmnD").expect("valid").to_string(),
+        "fmWfceFifmnD"
+    );
     assert_eq!(betza::parse("t[FR]").expect("valid").to_string(), "t[FR]");
     assert_eq!(betza::parse("[W?B]").expect("valid").to_string(), "[W?B]");
     assert_eq!(betza::parse("NN").expect("valid").to_string(), "NN");
@@ -48,14 +51,19 @@ fn errors_say_where_and_what_was_expected() {
             }
             Err(e) => {
                 assert_eq!(e.offset, offset, "{text}: {e}");
-                assert!(e.message.contains(words), "{text}: `{}` lacks `{words}`", e.message);
+                assert!(
+                    e.message.contains(words),
+                    "{text}: `{}` lacks `{words}`",
+                    e.message
+                );
             }
         }
     }
 }
 
 fn betza_like() -> impl Strategy<Value = String> {
-    proptest::string::string_regex("[ifblrvshmcdepgonjyxtuaWFDNAHCLZJGRBQKO0-9()\\[\\]?,\\-]{0,16}").expect("regex")
+    proptest::string::string_regex("[ifblrvshmcdepgonjyxtuaWFDNAHCLZJGRBQKO0-9()\\[\\]?,\\-]{0,16}")
+        .expect("regex")
 }
 
 proptest! {
@@ -99,9 +107,13 @@ fn snapshots_of_every_shipped_piece() {
         let mut text = String::new();
         for p in &v.pieces {
             let paths = acedrex::tables::legs::compile(&p.betza).expect("compiles");
-            text += &format!("== {} {} `{}`\nsyntax: {:?}\n", p.letter, p.name, p.betza_text, p.betza);
+            text += &format!(
+                "== {} {} `{}`\nsyntax: {:?}\n",
+                p.letter, p.name, p.betza_text, p.betza
+            );
             text += &acedrex::tables::legs::describe(&paths);
-            text += &acedrex::explore::movement_diagram(&p.betza_text, v.files, v.ranks).expect("diagram");
+            text += &acedrex::explore::movement_diagram(&p.betza_text, v.files, v.ranks)
+                .expect("diagram");
         }
         insta::assert_snapshot!(format!("pieces-{name}"), text);
     }

@@ -26,7 +26,9 @@ fn legal_move_sets_equal_fairy_max() {
     let mut failures = Vec::new();
     let mut cases = 0;
     for line in data.lines().filter(|l| l.starts_with("moves ")) {
-        let (moves, legal) = line["moves ".len()..].split_once(" ; legal ").expect("format");
+        let (moves, legal) = line["moves ".len()..]
+            .split_once(" ; legal ")
+            .expect("format");
         let mut pos = Position::start(&g);
         for m in moves.split_whitespace().filter(|&m| m != "-") {
             let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{moves}: {e}"));
@@ -49,16 +51,29 @@ fn legal_move_sets_equal_fairy_max() {
         if ours != want {
             let missing: Vec<_> = want.difference(&ours).collect();
             let extra: Vec<_> = ours.difference(&want).collect();
-            failures.push(format!("after `{moves}`: missing {missing:?}, extra {extra:?}"));
+            failures.push(format!(
+                "after `{moves}`: missing {missing:?}, extra {extra:?}"
+            ));
         }
     }
     assert!(cases > 300, "only {cases} cases read");
-    assert!(failures.is_empty(), "{} of {cases} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn incremental_hash_equals_fresh_hash_and_unmake_restores() {
-    for variant in ["grant-acedrex", "chess", "capablanca", "makruk", "grant-acedrex-cazaux"] {
+    for variant in [
+        "grant-acedrex",
+        "chess",
+        "capablanca",
+        "makruk",
+        "grant-acedrex-cazaux",
+    ] {
         let g = game(variant);
         let mut rng = Rng(0x5EED ^ variant.len() as u64);
         for _ in 0..20 {
@@ -71,7 +86,12 @@ fn incremental_hash_equals_fresh_hash_and_unmake_restores() {
                 let before = (pos.fen(), pos.hash());
                 let m = moves[rng.below(moves.len())];
                 pos.make(m);
-                assert_eq!(pos.hash(), pos.fresh_hash(), "{variant}: after {}", pos.fen());
+                assert_eq!(
+                    pos.hash(),
+                    pos.fresh_hash(),
+                    "{variant}: after {}",
+                    pos.fen()
+                );
                 pos.unmake();
                 assert_eq!((pos.fen(), pos.hash()), before, "{variant}: unmake");
                 pos.make(m);
@@ -126,26 +146,51 @@ fn end(variant: &str, fen: &str) -> Option<(Winner, &'static str)> {
 fn stalemate_wins_for_the_side_that_stalemates() {
     // Black king a12: a11 and b11 covered by the king on a10, b12 by the rook on b1; not in check.
     let fen = "k11/12/K11/12/12/12/12/12/12/12/12/1R10 b - - 0 1";
-    assert_eq!(end("grant-acedrex", fen), Some((Winner::White, "stalemate")));
+    assert_eq!(
+        end("grant-acedrex", fen),
+        Some((Winner::White, "stalemate"))
+    );
     // Chess: the same idea is a draw.
-    assert_eq!(end("chess", "k7/8/K7/8/8/8/8/1R6 b - - 0 1"), Some((Winner::Draw, "stalemate")));
+    assert_eq!(
+        end("chess", "k7/8/K7/8/8/8/8/1R6 b - - 0 1"),
+        Some((Winner::Draw, "stalemate"))
+    );
 }
 
 #[test]
 fn bare_king_with_bare_back() {
     // Black has only its king and moves next: it may still bare White (draw) — not over yet.
-    assert_eq!(end("grant-acedrex", "k11/12/12/12/12/12/12/12/12/12/12/6K4R b - - 0 1"), None);
+    assert_eq!(
+        end(
+            "grant-acedrex",
+            "k11/12/12/12/12/12/12/12/12/12/12/6K4R b - - 0 1"
+        ),
+        None
+    );
     // Black was bared and could not bare White back: White wins.
-    assert_eq!(end("grant-acedrex", "k11/12/12/12/12/12/12/12/12/12/12/6K4R w - - 0 1"), Some((Winner::White, "bare king")));
+    assert_eq!(
+        end(
+            "grant-acedrex",
+            "k11/12/12/12/12/12/12/12/12/12/12/6K4R w - - 0 1"
+        ),
+        Some((Winner::White, "bare king"))
+    );
     // Both bare after the bare-back: draw.
-    assert_eq!(end("grant-acedrex", "k11/12/12/12/12/12/12/12/12/12/12/6K5 w - - 0 1"), Some((Winner::Draw, "bare king, bared back")));
+    assert_eq!(
+        end(
+            "grant-acedrex",
+            "k11/12/12/12/12/12/12/12/12/12/12/6K5 w - - 0 1"
+        ),
+        Some((Winner::Draw, "bare king, bared back"))
+    );
 }
 
 #[test]
 fn check_by_a_bent_aanca_path() {
     // The aanca on e10 steps to f11 and slides outward to f12.
     let g = game("grant-acedrex");
-    let mut pos = Position::from_fen(&g, "5k6/12/4A7/12/12/12/12/12/12/12/12/K11 b - - 0 1").expect("fen");
+    let mut pos =
+        Position::from_fen(&g, "5k6/12/4A7/12/12/12/12/12/12/12/12/K11 b - - 0 1").expect("fen");
     assert!(pos.in_check(), "aanca e10 attacks f12 via f11");
     let _ = pos.legal_moves();
 }
@@ -153,9 +198,15 @@ fn check_by_a_bent_aanca_path() {
 #[test]
 fn promotion_by_arrival_file_and_suffix_rules() {
     let g = game("grant-acedrex");
-    let mut pos = Position::from_fen(&g, "k11/2P9/12/12/12/12/12/12/12/12/12/11K w - - 0 1").expect("fen");
-    let m = pos.parse_move("c11c12").expect("forced promotion without suffix");
+    let mut pos =
+        Position::from_fen(&g, "k11/2P9/12/12/12/12/12/12/12/12/12/11K w - - 0 1").expect("fen");
+    let m = pos
+        .parse_move("c11c12")
+        .expect("forced promotion without suffix");
     assert_eq!(pos.move_text(m), "c11c12u");
     assert!(pos.parse_move("c11c12u").is_ok());
-    assert!(pos.parse_move("c11c12a").is_err(), "a wrong suffix is illegal");
+    assert!(
+        pos.parse_move("c11c12a").is_err(),
+        "a wrong suffix is illegal"
+    );
 }

@@ -18,16 +18,27 @@ fn oracle_present(path: &str) -> bool {
     if Path::new(path).exists() {
         return true;
     }
-    assert!(std::env::var("CI").is_err(), "oracle {path} is missing under CI");
+    assert!(
+        std::env::var("CI").is_err(),
+        "oracle {path} is missing under CI"
+    );
     eprintln!("skipping: {path} is not installed");
     false
 }
 
 /// Fairy-Stockfish's perft for a FEN.
 fn fsf_perft(variant: &str, fen: &str, depth: u32) -> u64 {
-    let mut child = Command::new(FSF).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start fairy-stockfish");
+    let mut child = Command::new(FSF)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start fairy-stockfish");
     let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo perft {depth}").expect("write");
+    writeln!(
+        stdin,
+        "uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo perft {depth}"
+    )
+    .expect("write");
     let mut nodes = None;
     for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
         let line = line.expect("line");
@@ -47,7 +58,10 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
     if !oracle_present(FSF) {
         return;
     }
-    let seed = std::env::var("ACEDREX_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(2026);
+    let seed = std::env::var("ACEDREX_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2026);
     for variant in ["chess", "shatranj", "courier", "capablanca", "makruk"] {
         let g = game(variant);
         let mut rng = Rng(seed ^ variant.len() as u64);
@@ -60,19 +74,27 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
                 continue;
             }
             let fen = pos.fen();
-            assert_eq!(perft(&mut pos, 3), fsf_perft(variant, &fen, 3), "{variant} {fen}");
+            assert_eq!(
+                perft(&mut pos, 3),
+                fsf_perft(variant, &fen, 3),
+                "{variant} {fen}"
+            );
         }
     }
 }
 
 #[test]
 fn legal_moves_equal_fairy_max_on_fresh_random_games() {
-    let tool = std::env::var("FAIRYMAX_LEGAL").unwrap_or_else(|_| "../shared/tools/fairymax-legal".into());
+    let tool =
+        std::env::var("FAIRYMAX_LEGAL").unwrap_or_else(|_| "../shared/tools/fairymax-legal".into());
     if !oracle_present("/usr/games/fairymax") || !oracle_present(&tool) {
         return;
     }
     let g = game("grant-acedrex");
-    let mut rng = Rng(std::env::var("ACEDREX_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7));
+    let mut rng = Rng(std::env::var("ACEDREX_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7));
     for _ in 0..6 {
         let mut pos = Position::start(&g);
         let mut played = Vec::new();
@@ -89,9 +111,21 @@ fn legal_moves_equal_fairy_max_on_fresh_random_games() {
             played.push(text);
             pos.make(m);
         }
-        let out = Command::new("python3").arg(&tool).arg("--moves").arg(played.join(" ")).output().expect("run fairymax-legal");
-        assert!(out.status.success(), "fairymax-legal failed: {}", String::from_utf8_lossy(&out.stderr));
-        let mut theirs: Vec<String> = String::from_utf8_lossy(&out.stdout).split_whitespace().map(String::from).collect();
+        let out = Command::new("python3")
+            .arg(&tool)
+            .arg("--moves")
+            .arg(played.join(" "))
+            .output()
+            .expect("run fairymax-legal");
+        assert!(
+            out.status.success(),
+            "fairymax-legal failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut theirs: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
         let mut ours: Vec<String> = pos
             .legal_moves()
             .iter()

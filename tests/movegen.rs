@@ -8,8 +8,16 @@ mod common;
 use acedrex::position::{Position, color_of};
 use common::{Rng, game};
 
-const VARIANTS: [&str; 8] =
-    ["grant-acedrex", "grant-acedrex-cazaux", "grant-acedrex-murray", "chess", "capablanca", "shatranj", "courier", "makruk"];
+const VARIANTS: [&str; 8] = [
+    "grant-acedrex",
+    "grant-acedrex-cazaux",
+    "grant-acedrex-murray",
+    "chess",
+    "capablanca",
+    "shatranj",
+    "courier",
+    "makruk",
+];
 
 fn positions(variant: &str, seed: u64, games: usize, plies: usize) -> Vec<String> {
     let g = game(variant);
@@ -23,8 +31,16 @@ fn positions(variant: &str, seed: u64, games: usize, plies: usize) -> Vec<String
                 break;
             }
             // Prefer captures now and then so that positions open up.
-            let caps: Vec<_> = moves.iter().copied().filter(|m| pos.at(m.to) != 0).collect();
-            let m = if !caps.is_empty() && rng.below(3) == 0 { caps[rng.below(caps.len())] } else { moves[rng.below(moves.len())] };
+            let caps: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.at(m.to) != 0)
+                .collect();
+            let m = if !caps.is_empty() && rng.below(3) == 0 {
+                caps[rng.below(caps.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
             pos.make(m);
             out.push(pos.fen());
         }
@@ -44,9 +60,16 @@ fn attack_instances_agree_with_generated_captures() {
             let mut moves = Vec::new();
             pos.pseudo_moves(&mut moves);
             for &sq in pos.pieces(defender).to_vec().iter() {
-                let by_generation = moves.iter().any(|m| m.to == sq && m.kind() != acedrex::position::Move::CASTLE);
+                let by_generation = moves
+                    .iter()
+                    .any(|m| m.to == sq && m.kind() != acedrex::position::Move::CASTLE);
                 assert_eq!(color_of(pos.at(sq)), defender);
-                assert_eq!(pos.attacked(sq, defender ^ 1), by_generation, "{variant} {fen}: square {}", acedrex::geometry::square_name(sq));
+                assert_eq!(
+                    pos.attacked(sq, defender ^ 1),
+                    by_generation,
+                    "{variant} {fen}: square {}",
+                    acedrex::geometry::square_name(sq)
+                );
             }
         }
     }
@@ -65,7 +88,9 @@ fn legality_filter_agrees_with_make_and_test() {
                 .iter()
                 .copied()
                 .filter(|&m| {
-                    if m.kind() == acedrex::position::Move::CASTLE || m.kind & acedrex::position::Move::INITIAL != 0 {
+                    if m.kind() == acedrex::position::Move::CASTLE
+                        || m.kind & acedrex::position::Move::INITIAL != 0
+                    {
                         pos.is_legal(m)
                     } else {
                         pos.leaves_royal_safe(m)
@@ -89,7 +114,10 @@ fn tactical_moves_are_the_captures_and_promotions_of_all_moves() {
             let pos = Position::from_fen(&g, &fen).expect("fen");
             let mut all = Vec::new();
             pos.pseudo_moves(&mut all);
-            let mut want: Vec<_> = all.into_iter().filter(|&m| m.promo != 0 || pos.is_capture(m)).collect();
+            let mut want: Vec<_> = all
+                .into_iter()
+                .filter(|&m| m.promo != 0 || pos.is_capture(m))
+                .collect();
             let mut got = Vec::new();
             pos.tactical_moves(&mut got);
             want.sort();

@@ -19,7 +19,11 @@ fn read_suite(text: &str) -> Vec<Case> {
     let mut name = String::from("unnamed");
     for line in text.lines() {
         if let Some(id) = line.strip_prefix("# id ") {
-            name = id.split_whitespace().next().unwrap_or("unnamed").to_string();
+            name = id
+                .split_whitespace()
+                .next()
+                .unwrap_or("unnamed")
+                .to_string();
             continue;
         }
         if line.starts_with('#') || line.trim().is_empty() {
@@ -34,13 +38,20 @@ fn read_suite(text: &str) -> Vec<Case> {
                 Some((d.parse().ok()?, n.trim().parse().ok()?))
             })
             .collect();
-        cases.push(Case { name: name.clone(), fen, counts });
+        cases.push(Case {
+            name: name.clone(),
+            fen,
+            counts,
+        });
     }
     cases
 }
 
 fn node_limit() -> u64 {
-    std::env::var("ACEDREX_PERFT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(1_500_000)
+    std::env::var("ACEDREX_PERFT_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_500_000)
 }
 
 fn run_suite(variant: &str, text: &str) {
@@ -49,7 +60,8 @@ fn run_suite(variant: &str, text: &str) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for case in read_suite(text) {
-        let mut pos = Position::from_fen(&game, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let mut pos =
+            Position::from_fen(&game, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         for &(depth, want) in &case.counts {
             if want > limit && depth > 1 {
                 break;
@@ -57,7 +69,10 @@ fn run_suite(variant: &str, text: &str) {
             let got = perft(&mut pos, depth);
             checked += 1;
             if got != want {
-                failures.push(format!("{} depth {depth}: got {got}, want {want} ({})", case.name, case.fen));
+                failures.push(format!(
+                    "{} depth {depth}: got {got}, want {want} ({})",
+                    case.name, case.fen
+                ));
                 break;
             }
         }
@@ -109,7 +124,12 @@ fn colour_flipped_positions_have_equal_perft() {
         for case in read_suite(text).iter().take(6) {
             let mut a = Position::from_fen(&game, &case.fen).expect("fen");
             let mut b = Position::from_fen(&game, &flip_fen(&case.fen)).expect("flipped fen");
-            assert_eq!(perft(&mut a, 3), perft(&mut b, 3), "{variant} {}", case.name);
+            assert_eq!(
+                perft(&mut a, 3),
+                perft(&mut b, 3),
+                "{variant} {}",
+                case.name
+            );
         }
     }
 }

@@ -11,11 +11,24 @@ fn vectors() -> Value {
 }
 
 fn probe() -> Probe {
-    Probe { files: 12, ranks: 12, at: "f6".into(), friends: vec![], enemies: vec![], black: false, moved: false }
+    Probe {
+        files: 12,
+        ranks: 12,
+        at: "f6".into(),
+        friends: vec![],
+        enemies: vec![],
+        black: false,
+        moved: false,
+    }
 }
 
 fn names(v: &Value) -> Vec<String> {
-    let mut out: Vec<String> = v.as_array().expect("list").iter().map(|s| s.as_str().expect("square").to_string()).collect();
+    let mut out: Vec<String> = v
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|s| s.as_str().expect("square").to_string())
+        .collect();
     out.sort();
     out
 }
@@ -48,7 +61,10 @@ fn capture_targets_with_a_lone_enemy() {
                 if sq == "f6" {
                     continue;
                 }
-                let p = Probe { enemies: vec![sq.clone()], ..probe() };
+                let p = Probe {
+                    enemies: vec![sq.clone()],
+                    ..probe()
+                };
                 let d = destinations(betza, &p).unwrap_or_else(|e| panic!("{betza}: {e}"));
                 if d.iter().any(|d| d.capture && d.name() == format!("{sq}x")) {
                     got.push(sq);
@@ -81,15 +97,31 @@ fn blocker_scenarios() {
             .as_object()
             .expect("destinations")
             .iter()
-            .map(|(sq, kinds)| (sq.clone(), if kinds.as_array().expect("kinds").iter().any(|k| k == "c") { "x".into() } else { String::new() }))
+            .map(|(sq, kinds)| {
+                (
+                    sq.clone(),
+                    if kinds.as_array().expect("kinds").iter().any(|k| k == "c") {
+                        "x".into()
+                    } else {
+                        String::new()
+                    },
+                )
+            })
             .collect();
         want.sort_by_key(|(sq, _)| {
             let b = sq.as_bytes();
             (b[0], sq[1..].parse::<u8>().expect("rank"))
         });
-        let want = want.iter().map(|(s, x)| format!("{s}{x}")).collect::<Vec<_>>().join(" ");
+        let want = want
+            .iter()
+            .map(|(s, x)| format!("{s}{x}"))
+            .collect::<Vec<_>>()
+            .join(" ");
         if got != want {
-            failures.push(format!("{betza} {:?}: got  {got}\n   want {want}", case["blockers"]));
+            failures.push(format!(
+                "{betza} {:?}: got  {got}\n   want {want}",
+                case["blockers"]
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -97,6 +129,13 @@ fn blocker_scenarios() {
 
 #[test]
 fn black_pawn_moves_towards_rank_one() {
-    let p = Probe { black: true, enemies: vec!["e5".into(), "g5".into(), "e7".into()], ..probe() };
-    assert_eq!(list_line(&destinations("fmWfcF", &p).expect("valid")), "e5x f5 g5x");
+    let p = Probe {
+        black: true,
+        enemies: vec!["e5".into(), "g5".into(), "e7".into()],
+        ..probe()
+    };
+    assert_eq!(
+        list_line(&destinations("fmWfcF", &p).expect("valid")),
+        "e5x f5 g5x"
+    );
 }

@@ -150,7 +150,13 @@ impl DirLetter {
         use DirLetter::*;
         matches!(
             (self, next),
-            (F | B, L | R | S | H) | (F, F) | (B, B) | (L | R, F | B | V | H) | (L, L) | (R, R) | (H, R | L)
+            (F | B, L | R | S | H)
+                | (F, F)
+                | (B, B)
+                | (L | R, F | B | V | H)
+                | (L, L)
+                | (R, R)
+                | (H, R | L)
         )
     }
 }

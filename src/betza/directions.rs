@@ -6,11 +6,29 @@
 use super::ast::{Class, Dir, DirLetter};
 
 /// Compass index k (0 f, 1 fr, 2 r, ... 7 fl) → unit vector.
-pub const COMPASS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+pub const COMPASS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
 
 /// Oblique index (0 rf, 1 fr, 2 br, 3 rb, 4 lb, 5 bl, 6 fl, 7 lf) → vector of an (a,b) leaper, a > b.
 pub fn oblique(a: i8, b: i8, k: usize) -> (i8, i8) {
-    [(b, a), (a, b), (a, -b), (b, -a), (-b, -a), (-a, -b), (-a, b), (-b, a)][k % 8]
+    [
+        (b, a),
+        (a, b),
+        (a, -b),
+        (b, -a),
+        (-b, -a),
+        (-a, -b),
+        (-a, b),
+        (-b, a),
+    ][k % 8]
 }
 
 pub type Set = u8; // bit k = direction index k
@@ -50,7 +68,10 @@ pub fn compass_cone(l: DirLetter) -> Set {
 pub fn token_set(class: Class, d: Dir) -> Set {
     use DirLetter as L;
     match class {
-        Class::Orthogonal => d.letters().iter().fold(0, |s, &l| s | if l == L::H { 0 } else { compass_single(l) }),
+        Class::Orthogonal => d
+            .letters()
+            .iter()
+            .fold(0, |s, &l| s | if l == L::H { 0 } else { compass_single(l) }),
         Class::Diagonal => {
             let one = |l: L| match l {
                 L::F => bits(&[7, 1]),
@@ -104,7 +125,11 @@ pub fn token_set(class: Class, d: Dir) -> Set {
 }
 
 pub fn dir_set(class: Class, dirs: &[Dir], default: Set) -> Set {
-    if dirs.is_empty() { default } else { dirs.iter().fold(0, |s, &d| s | token_set(class, d)) }
+    if dirs.is_empty() {
+        default
+    } else {
+        dirs.iter().fold(0, |s, &d| s | token_set(class, d))
+    }
 }
 
 /// Squares a lame leaper passes (FSF's lame path: along the longer axis until the rest is diagonal).
@@ -128,4 +153,3 @@ pub fn lame_path(v: (i8, i8)) -> Vec<(i8, i8)> {
     }
     out
 }
-

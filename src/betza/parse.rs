@@ -26,7 +26,10 @@ struct Fail<'a> {
 
 impl<'a> ParseError<&'a str> for Fail<'a> {
     fn from_error_kind(at: &'a str, kind: ErrorKind) -> Self {
-        Fail { at, msg: Cow::Owned(format!("unexpected input ({kind:?})")) }
+        Fail {
+            at,
+            msg: Cow::Owned(format!("unexpected input ({kind:?})")),
+        }
     }
     fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
         other
@@ -36,18 +39,27 @@ impl<'a> ParseError<&'a str> for Fail<'a> {
 type Res<'a, T> = IResult<&'a str, T, Fail<'a>>;
 
 fn fail<T>(at: &str, msg: impl Into<Cow<'static, str>>) -> Res<'_, T> {
-    Err(nom::Err::Failure(Fail { at, msg: msg.into() }))
+    Err(nom::Err::Failure(Fail {
+        at,
+        msg: msg.into(),
+    }))
 }
 
 const ATOM_HELP: &str = "an atom (W F D N A H C L Z J G R B Q K O) or (a,b)";
 
 /// Parses a whole piece string.
 pub fn parse(text: &str) -> Result<Betza, BetzaError> {
-    let to_err = |f: Fail| BetzaError { offset: text.len() - f.at.len(), message: f.msg.into_owned() };
+    let to_err = |f: Fail| BetzaError {
+        offset: text.len() - f.at.len(),
+        message: f.msg.into_owned(),
+    };
     let mut rest = text;
     let mut moves = Vec::new();
     if text.is_empty() {
-        return Err(BetzaError { offset: 0, message: format!("empty piece: expected {ATOM_HELP}") });
+        return Err(BetzaError {
+            offset: 0,
+            message: format!("empty piece: expected {ATOM_HELP}"),
+        });
     }
     while !rest.is_empty() {
         match one_move(rest) {
@@ -82,7 +94,16 @@ fn one_move(input: &str) -> Res<'_, Move> {
         }
         let outer = legs.pop().unwrap_or_default();
         let (r, (leg_list, seps)) = bracket_body(r, true)?;
-        return Ok((r, Move::Bracket(Bracket { initial, outer, then: true, legs: leg_list, seps })));
+        return Ok((
+            r,
+            Move::Bracket(Bracket {
+                initial,
+                outer,
+                then: true,
+                legs: leg_list,
+                seps,
+            }),
+        ));
     }
     if let Some(r) = rest.strip_prefix('[') {
         if legs.len() > 1 {
@@ -90,11 +111,28 @@ fn one_move(input: &str) -> Res<'_, Move> {
         }
         let outer = legs.pop().unwrap_or_default();
         let (r, (leg_list, seps)) = bracket_body(r, false)?;
-        return Ok((r, Move::Bracket(Bracket { initial, outer, then: false, legs: leg_list, seps })));
+        return Ok((
+            r,
+            Move::Bracket(Bracket {
+                initial,
+                outer,
+                then: false,
+                legs: leg_list,
+                seps,
+            }),
+        ));
     }
     let (rest, atom) = atom(rest)?;
     let (rest, range) = range(rest, atom)?;
-    Ok((rest, Move::Chain(Chain { initial, legs, atom, range })))
+    Ok((
+        rest,
+        Move::Chain(Chain {
+            initial,
+            legs,
+            atom,
+            range,
+        }),
+    ))
 }
 
 fn initial(input: &str) -> Res<'_, Initial> {
@@ -122,7 +160,10 @@ fn prefix(input: &str, in_chain: bool) -> Res<'_, Prefix> {
         }
         if DirLetter::from_char(c).is_some() {
             if dirs_read {
-                return fail(rest, "direction letters must be written together (e.g. `fr`), not split by modality letters");
+                return fail(
+                    rest,
+                    "direction letters must be written together (e.g. `fr`), not split by modality letters",
+                );
             }
             let (r, dirs) = dir_run(rest)?;
             p.dirs = dirs;
@@ -136,10 +177,26 @@ fn prefix(input: &str, in_chain: bool) -> Res<'_, Prefix> {
             continue;
         }
         return match c {
-            'i' => fail(rest, "`i` (initial move) must be the first letter of a move, e.g. `imD`"),
-            'k' | 'q' | 'z' => fail(rest, format!("`{c}` is a reserved Betza letter that no engine implements; expected a direction (f b l r v s h) or modality (m c d e p g n j o y x t u)")),
-            'a' => fail(rest, "`a` (another leg) is not allowed inside brackets; separate bracket legs with `?` or `-`"),
-            c if c.is_ascii_lowercase() => fail(rest, format!("unknown modifier `{c}`: expected a direction (f b l r v s h) or modality (m c d e p g n j o y x t u)")),
+            'i' => fail(
+                rest,
+                "`i` (initial move) must be the first letter of a move, e.g. `imD`",
+            ),
+            'k' | 'q' | 'z' => fail(
+                rest,
+                format!(
+                    "`{c}` is a reserved Betza letter that no engine implements; expected a direction (f b l r v s h) or modality (m c d e p g n j o y x t u)"
+                ),
+            ),
+            'a' => fail(
+                rest,
+                "`a` (another leg) is not allowed inside brackets; separate bracket legs with `?` or `-`",
+            ),
+            c if c.is_ascii_lowercase() => fail(
+                rest,
+                format!(
+                    "unknown modifier `{c}`: expected a direction (f b l r v s h) or modality (m c d e p g n j o y x t u)"
+                ),
+            ),
             _ => break,
         };
     }
@@ -155,9 +212,17 @@ fn dir_run(input: &str) -> Res<'_, Vec<Dir>> {
             (_, None) => break,
         };
         rest = r;
-        if let Some(b) = rest.chars().next().and_then(DirLetter::from_char).filter(|&b| a.pairs_with(b)) {
+        if let Some(b) = rest
+            .chars()
+            .next()
+            .and_then(DirLetter::from_char)
+            .filter(|&b| a.pairs_with(b))
+        {
             if a == DirLetter::H && !out.is_empty() {
-                return fail(&input[input.len() - rest.len() - 1..], "chiral halves `hr`/`hl` must be the first direction token");
+                return fail(
+                    &input[input.len() - rest.len() - 1..],
+                    "chiral halves `hr`/`hl` must be the first direction token",
+                );
             }
             out.push(Dir::Pair(a, b));
             rest = &rest[1..];
@@ -170,11 +235,20 @@ fn dir_run(input: &str) -> Res<'_, Vec<Dir>> {
 
 fn atom(input: &str) -> Res<'_, Atom> {
     if input.starts_with('(') {
-        let mut pair = (char::<&str, Fail>('('), digit1, char(','), digit1, char(')'));
+        let mut pair = (
+            char::<&str, Fail>('('),
+            digit1,
+            char(','),
+            digit1,
+            char(')'),
+        );
         return match pair.parse(input) {
             Ok((r, (_, a, _, b, _))) => {
                 let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                    return fail(input, "leap vector too long: expected (a,b) with numbers up to 255");
+                    return fail(
+                        input,
+                        "leap vector too long: expected (a,b) with numbers up to 255",
+                    );
                 };
                 if a == 0 && b == 0 {
                     return fail(input, "(0,0) is not a move: expected (a,b) with a or b > 0");
@@ -187,9 +261,14 @@ fn atom(input: &str) -> Res<'_, Atom> {
     match input.chars().next() {
         Some('O') => Ok((&input[1..], Atom::Castle)),
         Some(c) if Atom::LETTERS.contains(c) => Ok((&input[1..], Atom::Letter(c))),
-        Some(c) if c.is_ascii_uppercase() => fail(input, format!("unknown atom `{c}`: expected {ATOM_HELP}")),
+        Some(c) if c.is_ascii_uppercase() => {
+            fail(input, format!("unknown atom `{c}`: expected {ATOM_HELP}"))
+        }
         Some(c) => fail(input, format!("unexpected `{c}`: expected {ATOM_HELP}")),
-        None => fail(input, format!("the piece string ends too early: expected {ATOM_HELP}")),
+        None => fail(
+            input,
+            format!("the piece string ends too early: expected {ATOM_HELP}"),
+        ),
     }
 }
 
@@ -197,7 +276,10 @@ fn range(input: &str, atom: Atom) -> Res<'_, Range> {
     if let Ok((r, digits)) = digit1::<&str, Fail>(input) {
         return match digits.parse::<u8>() {
             Ok(n) if digits.len() <= 2 => Ok((r, Range::Count(n))),
-            _ => fail(input, "range too large: expected at most two digits (0 = unlimited)"),
+            _ => fail(
+                input,
+                "range too large: expected at most two digits (0 = unlimited)",
+            ),
         };
     }
     if let Atom::Letter(c) = atom
@@ -220,7 +302,11 @@ fn bracket_body(input: &str, then: bool) -> Res<'_, (Vec<BracketLeg>, Vec<Sep>)>
             return fail(rest, "castling `O` cannot be a bracket leg");
         }
         let (r, range) = range(r, atom)?;
-        legs.push(BracketLeg { prefix, atom, range });
+        legs.push(BracketLeg {
+            prefix,
+            atom,
+            range,
+        });
         rest = r;
         match rest.chars().next() {
             Some(']') => {
@@ -228,13 +314,32 @@ fn bracket_body(input: &str, then: bool) -> Res<'_, (Vec<BracketLeg>, Vec<Sep>)>
                 break;
             }
             Some('?') | Some('-') if !then => {
-                seps.push(if rest.starts_with('?') { Sep::MayStop } else { Sep::Pass });
+                seps.push(if rest.starts_with('?') {
+                    Sep::MayStop
+                } else {
+                    Sep::Pass
+                });
                 rest = &rest[1..];
             }
-            Some('?') | Some('-') => return fail(rest, "`t[..]` legs follow each other without separators, e.g. t[FR]"),
+            Some('?') | Some('-') => {
+                return fail(
+                    rest,
+                    "`t[..]` legs follow each other without separators, e.g. t[FR]",
+                );
+            }
             Some(_) if then => seps.push(Sep::MayStop),
-            Some(',') => return fail(rest, "`,` is not a bracket separator: expected `?` (may stop) or `-` (must pass)"),
-            Some(c) => return fail(rest, format!("unexpected `{c}` in brackets: expected `?`, `-` or `]`")),
+            Some(',') => {
+                return fail(
+                    rest,
+                    "`,` is not a bracket separator: expected `?` (may stop) or `-` (must pass)",
+                );
+            }
+            Some(c) => {
+                return fail(
+                    rest,
+                    format!("unexpected `{c}` in brackets: expected `?`, `-` or `]`"),
+                );
+            }
             None => return fail(rest, "unclosed bracket: expected `]`"),
         }
     }

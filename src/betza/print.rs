@@ -66,7 +66,9 @@ impl Display for Initial {
 impl Display for Prefix {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for d in &self.dirs {
-            d.letters().iter().try_for_each(|l| f.write_char(l.to_char()))?;
+            d.letters()
+                .iter()
+                .try_for_each(|l| f.write_char(l.to_char()))?;
         }
         self.mods.iter().try_for_each(|m| f.write_char(m.to_char()))
     }

@@ -31,7 +31,8 @@ impl Position {
     /// Does `m` capture (on its destination, or en passant)?
     #[inline]
     pub fn is_capture(&self, m: Move) -> bool {
-        m.kind() == Move::EN_PASSANT || (m.kind() != Move::CASTLE && self.board[m.to as usize] & enemy_bit(self.side) != 0)
+        m.kind() == Move::EN_PASSANT
+            || (m.kind() != Move::CASTLE && self.board[m.to as usize] & enemy_bit(self.side) != 0)
     }
 
     /// Pseudo-legal captures and promotions of the side to move (quiescence search).
@@ -59,10 +60,12 @@ impl Position {
         let start = out.len();
         let promotes = piece.pawn;
         let push = |out: &mut Vec<Move>, to: u16, kind: u8, extra: u16| {
+            let promoting =
+                promotes && !game.tables.promotions[side as usize][to as usize].is_empty();
             if !QUIET
                 && self.board[to as usize] & enemy == 0
                 && kind != Move::EN_PASSANT
-                && !(promotes && !game.tables.promotions[side as usize][to as usize].is_empty())
+                && !promoting
             {
                 return;
             }
@@ -70,12 +73,24 @@ impl Position {
                 let choices = &game.tables.promotions[side as usize][to as usize];
                 if !choices.is_empty() {
                     for &t in choices {
-                        out.push(Move { from, to, extra, promo: t + 1, kind });
+                        out.push(Move {
+                            from,
+                            to,
+                            extra,
+                            promo: t + 1,
+                            kind,
+                        });
                     }
                     return;
                 }
             }
-            out.push(Move { from, to, extra, promo: 0, kind });
+            out.push(Move {
+                from,
+                to,
+                extra,
+                promo: 0,
+                kind,
+            });
         };
         for &(off, stop) in &prog.leaps {
             let to = (from as i16 + off) as u16;
@@ -87,7 +102,9 @@ impl Position {
             }
         }
         for &(off, max, stop) in &prog.slides {
-            self.ride(from, off, max, stop, own, enemy, |to| push(out, to, Move::NORMAL, 0));
+            self.ride(from, off, max, stop, own, enemy, |to| {
+                push(out, to, Move::NORMAL, 0)
+            });
         }
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
@@ -99,12 +116,24 @@ impl Position {
                 continue;
             }
             for &(off, max, stop) in &b.slides {
-                self.ride(first, off, max, stop, own, enemy, |to| push(out, to, Move::NORMAL, 0));
+                self.ride(first, off, max, stop, own, enemy, |to| {
+                    push(out, to, Move::NORMAL, 0)
+                });
             }
         }
         if !prog.complex.is_empty() || (!prog.initial.is_empty() && self.virgin[from as usize]) {
             let promotions = promotes.then(|| &game.tables.promotions[side as usize][..]);
-            let mut walker = Walker { pos: self, from, own, enemy, legs: &prog.legs, out, promotions, flag: 0, quiet: QUIET };
+            let mut walker = Walker {
+                pos: self,
+                from,
+                own,
+                enemy,
+                legs: &prog.legs,
+                out,
+                promotions,
+                flag: 0,
+                quiet: QUIET,
+            };
             for &root in &prog.complex {
                 walker.leg(root, from);
             }
@@ -125,7 +154,10 @@ impl Position {
             tail.sort_unstable();
             let mut keep = start;
             for i in start..out.len() {
-                if i == start || (out[i].to, out[i].promo, out[i].kind) != (out[keep - 1].to, out[keep - 1].promo, out[keep - 1].kind) {
+                if i == start
+                    || (out[i].to, out[i].promo, out[i].kind)
+                        != (out[keep - 1].to, out[keep - 1].promo, out[keep - 1].kind)
+                {
                     out[keep] = out[i];
                     keep += 1;
                 }
@@ -137,7 +169,16 @@ impl Position {
     /// A plain rider from `start`: every empty square, then the first occupied one, as `stop` allows.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn ride(&self, start: u16, off: i16, max: u8, stop: u8, own: u8, enemy: u8, mut emit: impl FnMut(u16)) {
+    fn ride(
+        &self,
+        start: u16,
+        off: i16,
+        max: u8,
+        stop: u8,
+        own: u8,
+        enemy: u8,
+        mut emit: impl FnMut(u16),
+    ) {
         let mut to = start as i16;
         let mut n = 0;
         loop {
@@ -169,11 +210,21 @@ impl Position {
         }
         let c = self.board[sq as usize];
         // The partner: an own unmoved piece in the corner, beyond the king's landing square.
-        if c & own == 0 || !self.virgin[sq as usize] || self.board[(sq + dir) as usize] != OFF || dist <= n as i16 {
+        if c & own == 0
+            || !self.virgin[sq as usize]
+            || self.board[(sq + dir) as usize] != OFF
+            || dist <= n as i16
+        {
             return;
         }
         let to = (from as i16 + dir * n as i16) as u16;
-        out.push(Move { from, to, extra: sq as u16, promo: 0, kind: Move::CASTLE });
+        out.push(Move {
+            from,
+            to,
+            extra: sq as u16,
+            promo: 0,
+            kind: Move::CASTLE,
+        });
     }
 
     /// Is `target` attacked by a piece of `by`?
@@ -196,9 +247,12 @@ impl Position {
                 if inst.initial && !self.virgin[a as usize] {
                     continue;
                 }
-                let offs = &flat.offsets[inst.first as usize..inst.first as usize + (inst.empty + inst.occupied) as usize];
+                let offs = &flat.offsets[inst.first as usize
+                    ..inst.first as usize + (inst.empty + inst.occupied) as usize];
                 let (empty, occupied) = offs.split_at(inst.empty as usize);
-                if empty.iter().all(|&o| self.board[(a as i16 + o) as usize] == EMPTY)
+                if empty
+                    .iter()
+                    .all(|&o| self.board[(a as i16 + o) as usize] == EMPTY)
                     && occupied.iter().all(|&o| {
                         let c = self.board[(a as i16 + o) as usize];
                         c != EMPTY && c != OFF
@@ -217,12 +271,17 @@ impl Position {
         p.side = by;
         let mut moves = Vec::new();
         p.piece_moves(from, &mut moves);
-        moves.iter().any(|m| m.to == target && m.kind() != Move::CASTLE && self.board[target as usize] & own_bit(by ^ 1) != 0)
+        moves.iter().any(|m| {
+            m.to == target
+                && m.kind() != Move::CASTLE
+                && self.board[target as usize] & own_bit(by ^ 1) != 0
+        })
     }
 
     /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
-        self.royal[self.side as usize] != 0 && self.attacked(self.royal[self.side as usize], self.side ^ 1)
+        self.royal[self.side as usize] != 0
+            && self.attacked(self.royal[self.side as usize], self.side ^ 1)
     }
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
@@ -288,7 +347,14 @@ impl Position {
     /// What the side to move must watch for this node: whether it is in check, and which squares
     /// could open an attack on its royal piece if vacated (blockers) or filled (screens).
     pub fn legality(&self) -> Legality {
-        let mut ctx = Legality { check: false, test_all: false, vacate: [0; 32], n_vacate: 0, fill: [0; 32], n_fill: 0 };
+        let mut ctx = Legality {
+            check: false,
+            test_all: false,
+            vacate: [0; 32],
+            n_vacate: 0,
+            fill: [0; 32],
+            n_fill: 0,
+        };
         let side = self.side;
         let king = self.royal[side as usize];
         if king == 0 {
@@ -409,7 +475,11 @@ struct Walker<'a> {
 impl Walker<'_> {
     fn push(&mut self, to: u16, kind: u8, extra: u16) {
         let promoting = self.promotions.is_some_and(|p| !p[to as usize].is_empty());
-        if !self.quiet && self.pos.board[to as usize] & self.enemy == 0 && kind != Move::EN_PASSANT && !promoting {
+        if !self.quiet
+            && self.pos.board[to as usize] & self.enemy == 0
+            && kind != Move::EN_PASSANT
+            && !promoting
+        {
             return;
         }
         let kind = kind | self.flag;
@@ -417,18 +487,34 @@ impl Walker<'_> {
             let choices = &p[to as usize];
             if !choices.is_empty() {
                 for &t in choices {
-                    self.out.push(Move { from: self.from, to, extra, promo: t + 1, kind });
+                    self.out.push(Move {
+                        from: self.from,
+                        to,
+                        extra,
+                        promo: t + 1,
+                        kind,
+                    });
                 }
                 return;
             }
         }
-        self.out.push(Move { from: self.from, to, extra, promo: 0, kind });
+        self.out.push(Move {
+            from: self.from,
+            to,
+            extra,
+            promo: 0,
+            kind,
+        });
     }
 
     /// The origin counts as empty during its own move.
     #[inline]
     fn content(&self, sq: i16) -> u8 {
-        if sq as u16 == self.from { EMPTY } else { self.pos.board[sq as usize] }
+        if sq as u16 == self.from {
+            EMPTY
+        } else {
+            self.pos.board[sq as usize]
+        }
     }
 
     fn step(&self, leg: &XLeg, sq: i16) -> Option<i16> {
@@ -449,7 +535,9 @@ impl Walker<'_> {
         let mut sq = start as i16;
         let mut n: u8 = 0;
         loop {
-            let Some(next) = self.step(leg, sq) else { return };
+            let Some(next) = self.step(leg, sq) else {
+                return;
+            };
             sq = next;
             n += 1;
             if leg.cylinder && sq as u16 == self.from {
@@ -457,7 +545,10 @@ impl Walker<'_> {
             }
             if n > leg.skip {
                 let c = self.content(sq);
-                let lame_ok = leg.lame.iter().all(|&o| self.content(start as i16 + o) == EMPTY)
+                let lame_ok = leg
+                    .lame
+                    .iter()
+                    .all(|&o| self.content(start as i16 + o) == EMPTY)
                     && leg.jump.iter().all(|&o| {
                         let c = self.content(start as i16 + o);
                         c != EMPTY && c != OFF
@@ -468,12 +559,19 @@ impl Walker<'_> {
                 if leg.stop != 0 {
                     if may_stop(c, leg.stop, self.own, self.enemy) {
                         let (kind, extra) = if leg.sets_ep && c == EMPTY {
-                            (Move::SETS_EP, (start as i16 + leg.lame.first().copied().unwrap_or(0)) as u16)
+                            (
+                                Move::SETS_EP,
+                                (start as i16 + leg.lame.first().copied().unwrap_or(0)) as u16,
+                            )
                         } else {
                             (Move::NORMAL, 0)
                         };
                         self.push(sq as u16, kind, extra);
-                    } else if leg.stop & Stop::EP != 0 && c == EMPTY && sq as u16 == self.pos.ep && self.pos.ep != 0 {
+                    } else if leg.stop & Stop::EP != 0
+                        && c == EMPTY
+                        && sq as u16 == self.pos.ep
+                        && self.pos.ep != 0
+                    {
                         self.push(sq as u16, Move::EN_PASSANT, self.pos.ep_victim);
                     }
                 }

@@ -33,13 +33,19 @@ impl Position {
         let rest = &text[n1 + n2..];
         let suffix = match rest.len() {
             0 => None,
-            1 if rest.as_bytes()[0].is_ascii_alphabetic() => Some(rest.as_bytes()[0].to_ascii_uppercase() as char),
+            1 if rest.as_bytes()[0].is_ascii_alphabetic() => {
+                Some(rest.as_bytes()[0].to_ascii_uppercase() as char)
+            }
             2 if rest.starts_with('=') && rest.as_bytes()[1].is_ascii_alphabetic() => {
                 Some(rest.as_bytes()[1].to_ascii_uppercase() as char)
             }
             _ => return Err(syntax()),
         };
-        let candidates: Vec<Move> = self.legal_moves().into_iter().filter(|m| m.from == from && m.to == to).collect();
+        let candidates: Vec<Move> = self
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from == from && m.to == to)
+            .collect();
         let game = self.game().clone();
         match suffix {
             Some(l) => candidates
@@ -51,7 +57,10 @@ impl Position {
                 [m] => Ok(*m),
                 many => Err(MoveError::Ambiguous(
                     text.to_string(),
-                    many.iter().filter_map(|m| m.promotion()).map(|p| game.letter(p).to_ascii_lowercase()).collect(),
+                    many.iter()
+                        .filter_map(|m| m.promotion())
+                        .map(|p| game.letter(p).to_ascii_lowercase())
+                        .collect(),
                 )),
             },
         }

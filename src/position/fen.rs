@@ -48,10 +48,15 @@ impl Position {
             }
         }
         let mut fields = fen.split_whitespace();
-        let Some(placement) = fields.next() else { return err("empty FEN") };
+        let Some(placement) = fields.next() else {
+            return err("empty FEN");
+        };
         let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != ranks as usize {
-            return err(format!("{} ranks in the placement, expected {ranks}", rows.len()));
+            return err(format!(
+                "{} ranks in the placement, expected {ranks}",
+                rows.len()
+            ));
         }
         for (i, row) in rows.iter().enumerate() {
             let rank = ranks - 1 - i as u8;
@@ -73,7 +78,11 @@ impl Position {
                     continue;
                 }
                 flush(&mut digits, &mut file);
-                let Some(ty) = game.variant.piece_index(c).filter(|_| c.is_ascii_alphabetic()) else {
+                let Some(ty) = game
+                    .variant
+                    .piece_index(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                else {
                     return err(format!("unknown piece letter `{c}` in rank {}", rank + 1));
                 };
                 if file >= files as u32 {
@@ -88,7 +97,10 @@ impl Position {
             }
             flush(&mut digits, &mut file);
             if file != files as u32 {
-                return err(format!("rank {} has {file} squares, expected {files}", rank + 1));
+                return err(format!(
+                    "rank {} has {file} squares, expected {files}",
+                    rank + 1
+                ));
             }
         }
         pos.side = match fields.next().unwrap_or("w") {
@@ -99,7 +111,9 @@ impl Position {
         pos.start_side = pos.side;
         let rights = fields.next().unwrap_or("-");
         if rights != "-" && !rights.chars().all(|c| "KQkq".contains(c)) {
-            return err(format!("castling/rights field `{rights}`, expected - or letters from KQkq"));
+            return err(format!(
+                "castling/rights field `{rights}`, expected - or letters from KQkq"
+            ));
         }
         let ep = fields.next().unwrap_or("-");
         pos.halfmove = match fields.next().map(str::parse::<u16>) {
@@ -126,18 +140,29 @@ impl Position {
                 .collect();
             if royals.len() != 1 {
                 let who = if side == 0 { "White" } else { "Black" };
-                return err(format!("{who} has {} royal pieces, expected exactly 1", royals.len()));
+                return err(format!(
+                    "{who} has {} royal pieces, expected exactly 1",
+                    royals.len()
+                ));
             }
             pos.royal[side as usize] = royals[0];
         }
         pos.set_virginity(rights);
         if ep != "-" {
-            let Some((sq, _)) = parse_square(ep, files, ranks).filter(|&(_, n)| n == ep.len()) else {
+            let Some((sq, _)) = parse_square(ep, files, ranks).filter(|&(_, n)| n == ep.len())
+            else {
                 return err(format!("en-passant square `{ep}` is not a square"));
             };
             // The victim stands one step beyond the e.p. square, seen from the side that moved.
-            let victim = if pos.side == 0 { sq - crate::geometry::STRIDE as u16 } else { sq + crate::geometry::STRIDE as u16 };
-            if t.en_passant && pos.board[sq as usize] == EMPTY && pos.board[victim as usize] & enemy_bit(pos.side) != 0 {
+            let victim = if pos.side == 0 {
+                sq - crate::geometry::STRIDE as u16
+            } else {
+                sq + crate::geometry::STRIDE as u16
+            };
+            if t.en_passant
+                && pos.board[sq as usize] == EMPTY
+                && pos.board[victim as usize] & enemy_bit(pos.side) != 0
+            {
                 pos.ep = sq;
                 pos.ep_victim = victim;
             }
@@ -164,7 +189,8 @@ impl Position {
                     any_right
                 } else if t.castling && p.rights && crate::geometry::rank_of(c) == back_rank {
                     let f = crate::geometry::file_of(c);
-                    (f == t.files - 1 && rights.contains(king_letter)) || (f == 0 && rights.contains(queen_letter))
+                    (f == t.files - 1 && rights.contains(king_letter))
+                        || (f == 0 && rights.contains(queen_letter))
                 } else {
                     start.get(&c) == Some(&code)
                 };
@@ -176,7 +202,12 @@ impl Position {
     fn placement_only(game: &Arc<Game>) -> std::collections::HashMap<u16, u8> {
         let mut out = std::collections::HashMap::new();
         let t = &game.tables;
-        let placement = game.variant.start_fen.split_whitespace().next().unwrap_or("");
+        let placement = game
+            .variant
+            .start_fen
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
         for (i, row) in placement.split('/').enumerate() {
             let rank = t.ranks.wrapping_sub(1 + i as u8);
             let mut file: u32 = 0;
@@ -215,7 +246,11 @@ impl Position {
                     empty = 0;
                 }
                 let l = t.pieces[(c & TYPE_MASK) as usize].letter;
-                s.push(if color_of(c) == 0 { l } else { l.to_ascii_lowercase() });
+                s.push(if color_of(c) == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
             }
             if empty > 0 {
                 s += &empty.to_string();
@@ -227,7 +262,11 @@ impl Position {
         s += if self.side == 0 { " w " } else { " b " };
         s += &self.rights_field();
         s.push(' ');
-        s += &if self.ep != 0 { square_name(self.ep) } else { "-".into() };
+        s += &if self.ep != 0 {
+            square_name(self.ep)
+        } else {
+            "-".into()
+        };
         s += &format!(" {} {}", self.halfmove, self.fullmove());
         s
     }
@@ -241,7 +280,9 @@ impl Position {
         let mut out = String::new();
         for side in 0..2u8 {
             let king = self.royal[side as usize];
-            if !self.virgin[king as usize] || !t.pieces[(self.board[king as usize] & TYPE_MASK) as usize].rights {
+            if !self.virgin[king as usize]
+                || !t.pieces[(self.board[king as usize] & TYPE_MASK) as usize].rights
+            {
                 continue;
             }
             let back_rank = if side == 0 { 0 } else { t.ranks - 1 };

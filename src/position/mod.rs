@@ -251,8 +251,16 @@ impl Position {
     pub fn make(&mut self, m: Move) {
         let (from, to) = (m.from, m.to);
         let moved = self.board[from as usize];
-        let captured_at = if m.kind() == Move::EN_PASSANT { m.extra } else { to };
-        let captured = if m.kind() == Move::CASTLE { EMPTY } else { self.board[captured_at as usize] };
+        let captured_at = if m.kind() == Move::EN_PASSANT {
+            m.extra
+        } else {
+            to
+        };
+        let captured = if m.kind() == Move::CASTLE {
+            EMPTY
+        } else {
+            self.board[captured_at as usize]
+        };
         self.hashes.push(self.hash);
         self.history.push(Undo {
             mv: m,
@@ -301,7 +309,11 @@ impl Position {
         if self.royal[self.side as usize] == from {
             self.royal[self.side as usize] = to;
         }
-        self.halfmove = if captured != EMPTY || pawn { 0 } else { self.halfmove + 1 };
+        self.halfmove = if captured != EMPTY || pawn {
+            0
+        } else {
+            self.halfmove + 1
+        };
         self.side ^= 1;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
@@ -345,7 +357,13 @@ impl Position {
     pub fn make_null(&mut self) {
         self.hashes.push(self.hash);
         self.history.push(Undo {
-            mv: Move { from: 0, to: 0, extra: 0, promo: 0, kind: 0 },
+            mv: Move {
+                from: 0,
+                to: 0,
+                extra: 0,
+                promo: 0,
+                kind: 0,
+            },
             moved: 0,
             captured: 0,
             captured_at: 0,

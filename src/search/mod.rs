@@ -18,7 +18,6 @@ mod time;
 mod tt;
 mod worker;
 
-
 use crate::eval::EvalTables;
 use crate::game::Game;
 use crate::position::{Move, Position};

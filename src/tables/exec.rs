@@ -98,8 +98,18 @@ fn place(leg: &Leg, black: bool, legs: &mut Vec<XLeg>) -> u16 {
         skip: leg.skip,
         stop: leg.stop.0,
         cont: leg.cont,
-        lame: leg.lame.iter().map(|&v| flip(v, black)).map(|(x, y)| offset(x, y)).collect(),
-        jump: leg.jump.iter().map(|&v| flip(v, black)).map(|(x, y)| offset(x, y)).collect(),
+        lame: leg
+            .lame
+            .iter()
+            .map(|&v| flip(v, black))
+            .map(|(x, y)| offset(x, y))
+            .collect(),
+        jump: leg
+            .jump
+            .iter()
+            .map(|&v| flip(v, black))
+            .map(|(x, y)| offset(x, y))
+            .collect(),
         children: Box::new([]),
         cylinder: leg.cylinder,
         sets_ep: leg.sets_ep,
@@ -124,7 +134,9 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
             Path::Castle { dir, n } => p.castles.push((if black { -dir } else { *dir }, *n)),
             Path::Legs { initial, leg } => {
                 if max_component(leg) > MAX_LEAP {
-                    return Err(format!("a leap longer than {MAX_LEAP} squares is not supported"));
+                    return Err(format!(
+                        "a leap longer than {MAX_LEAP} squares is not supported"
+                    ));
                 }
                 let simple = leg.next.is_empty()
                     && leg.lame.is_empty()
@@ -156,14 +168,22 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
                             (offset(x, y), n.max, n.stop.0)
                         })
                         .collect();
-                    p.bent.push(Bent { step: offset(dx, dy), stop: leg.stop.0, slides });
+                    p.bent.push(Bent {
+                        step: offset(dx, dy),
+                        stop: leg.stop.0,
+                        slides,
+                    });
                 } else if simple && leg.max == 1 {
                     p.leaps.push((offset(dx, dy), leg.stop.0));
                 } else if simple {
                     p.slides.push((offset(dx, dy), leg.max, leg.stop.0));
                 } else {
                     let root = place(leg, black, &mut p.legs);
-                    if *initial { p.initial.push(root) } else { p.complex.push(root) }
+                    if *initial {
+                        p.initial.push(root)
+                    } else {
+                        p.complex.push(root)
+                    }
                 }
             }
         }
@@ -185,7 +205,16 @@ fn walks(paths: &[Path], files: u8, ranks: u8) -> Vec<Walk> {
     let mut out = Vec::new();
     for path in paths {
         if let Path::Legs { initial, leg } = path {
-            walk_leg(leg, (0, 0), &mut vec![], &mut vec![], *initial, files as i8, ranks as i8, &mut out);
+            walk_leg(
+                leg,
+                (0, 0),
+                &mut vec![],
+                &mut vec![],
+                *initial,
+                files as i8,
+                ranks as i8,
+                &mut out,
+            );
         }
     }
     out
@@ -215,7 +244,13 @@ fn walk_leg(
             empty.extend(leg.lame.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
             occupied.extend(leg.jump.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
             if leg.stop.any() {
-                out.push(Walk { target: pos, stop: leg.stop.0, empty: empty.clone(), occupied: occupied.clone(), initial });
+                out.push(Walk {
+                    target: pos,
+                    stop: leg.stop.0,
+                    empty: empty.clone(),
+                    occupied: occupied.clone(),
+                    initial,
+                });
             }
             match leg.cont {
                 Cont::Never => {}
@@ -246,10 +281,15 @@ fn walk_leg(
 /// (may two walks end on the same square with overlapping stop kinds, does a walk cross its origin)
 fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
     let ws = walks(paths, files, ranks);
-    let revisits = ws.iter().any(|w| w.empty.contains(&(0, 0)) || w.occupied.contains(&(0, 0)) || w.target == (0, 0));
+    let revisits = ws
+        .iter()
+        .any(|w| w.empty.contains(&(0, 0)) || w.occupied.contains(&(0, 0)) || w.target == (0, 0));
     let mut dup = false;
     for (i, a) in ws.iter().enumerate() {
-        if ws[i + 1..].iter().any(|b| b.target == a.target && a.stop & b.stop != 0) {
+        if ws[i + 1..]
+            .iter()
+            .any(|b| b.target == a.target && a.stop & b.stop != 0)
+        {
             dup = true;
             break;
         }
@@ -259,7 +299,9 @@ fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
 
 /// Attack instances: the walks that can capture on their target.
 pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> AttackTable {
-    let by_generation = paths.iter().any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
+    let by_generation = paths
+        .iter()
+        .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
     let mut per_diff: Vec<Vec<Instance>> = vec![Vec::new(); DIFF_SIZE];
     for w in walks(paths, files, ranks) {
         if w.stop & Stop::ENEMY == 0 || w.occupied.contains(&(0, 0)) {
@@ -270,7 +312,12 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
             offset(x, y)
         };
         let inst = Instance {
-            empty: w.empty.iter().filter(|&&v| v != (0, 0)).map(cellify).collect(),
+            empty: w
+                .empty
+                .iter()
+                .filter(|&&v| v != (0, 0))
+                .map(cellify)
+                .collect(),
             occupied: w.occupied.iter().map(cellify).collect(),
             initial: w.initial,
         };
@@ -286,7 +333,11 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
         index[d] = (instances.len() as u32, list.len() as u16);
         instances.extend(list);
     }
-    AttackTable { index, instances, by_generation }
+    AttackTable {
+        index,
+        instances,
+        by_generation,
+    }
 }
 
 fn has_cylinder(leg: &Leg) -> bool {

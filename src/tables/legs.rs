@@ -56,9 +56,15 @@ pub struct Leg {
 /// One compiled move family of a piece.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Path {
-    Legs { initial: bool, leg: Leg },
+    Legs {
+        initial: bool,
+        leg: Leg,
+    },
     /// `O<n>`: the king moves `n` squares towards the corner piece in `dir` (−1 left, +1 right).
-    Castle { dir: i8, n: u8 },
+    Castle {
+        dir: i8,
+        n: u8,
+    },
 }
 
 /// A construct the notation has but the executor does not.
@@ -89,7 +95,10 @@ fn members(s: Set) -> impl Iterator<Item = usize> {
 /// The directions an atom can take on its first leg: (index in its own system, vector).
 fn first_leg_vectors(atom: Atom, dirs: &[Dir]) -> Vec<(usize, (i8, i8))> {
     let class = atom.class();
-    let (a, b) = atom.vector().map(|(a, b)| (a as i8, b as i8)).unwrap_or((1, 1));
+    let (a, b) = atom
+        .vector()
+        .map(|(a, b)| (a as i8, b as i8))
+        .unwrap_or((1, 1));
     let natural = match class {
         Class::Orthogonal => bits(&[0, 2, 4, 6]),
         Class::Diagonal => bits(&[1, 3, 5, 7]),
@@ -140,7 +149,10 @@ fn outward_vectors(atom: Atom, u: (i8, i8)) -> Vec<(usize, (i8, i8))> {
         dot / ((v.0 as f64).hypot(v.1 as f64) * (u.0 as f64).hypot(u.1 as f64))
     };
     let best = cands.iter().map(|&(_, v)| cos(v)).fold(f64::MIN, f64::max);
-    cands.into_iter().filter(|&(_, v)| cos(v) > best - 1e-9).collect()
+    cands
+        .into_iter()
+        .filter(|&(_, v)| cos(v) > best - 1e-9)
+        .collect()
 }
 
 // ---- legs -------------------------------------------------------------------------------------
@@ -158,10 +170,19 @@ fn unsupported<T>(what: impl Into<String>) -> Result<T, Unsupported> {
 }
 
 /// Builds one leg from its vector, range and letters. `last`: the leg that ends the move.
-fn make_leg(v: (i8, i8), max: u8, p: &Prefix, last: bool, stop_override: Option<Stop>) -> Result<Option<Leg>, Unsupported> {
+fn make_leg(
+    v: (i8, i8),
+    max: u8,
+    p: &Prefix,
+    last: bool,
+    stop_override: Option<Stop>,
+) -> Result<Option<Leg>, Unsupported> {
     for m in [Modality::X, Modality::U, Modality::T] {
         if p.has(m) {
-            return unsupported(format!("the `{}` modality is not supported by the move generator", m.to_char()));
+            return unsupported(format!(
+                "the `{}` modality is not supported by the move generator",
+                m.to_char()
+            ));
         }
     }
     let unit = v.0.abs() <= 1 && v.1.abs() <= 1;
@@ -197,7 +218,12 @@ fn make_leg(v: (i8, i8), max: u8, p: &Prefix, last: bool, stop_override: Option<
     }
     if last {
         let mut stop = 0;
-        for (m, bit) in [(Modality::M, Stop::EMPTY), (Modality::C, Stop::ENEMY), (Modality::D, Stop::OWN), (Modality::E, Stop::EP)] {
+        for (m, bit) in [
+            (Modality::M, Stop::EMPTY),
+            (Modality::C, Stop::ENEMY),
+            (Modality::D, Stop::OWN),
+            (Modality::E, Stop::EP),
+        ] {
             if p.has(m) {
                 stop |= bit;
             }
@@ -208,7 +234,9 @@ fn make_leg(v: (i8, i8), max: u8, p: &Prefix, last: bool, stop_override: Option<
         leg.stop = stop_override.unwrap_or(Stop(stop));
     } else {
         if p.has(Modality::C) || p.has(Modality::D) {
-            return unsupported("captures on a leg that does not end the move (locust captures) are not supported");
+            return unsupported(
+                "captures on a leg that does not end the move (locust captures) are not supported",
+            );
         }
         if p.has(Modality::E) {
             return unsupported("`e` is only meaningful on the last leg");
@@ -242,7 +270,10 @@ fn chain(c: &Chain, out: &mut Vec<Path>) -> Result<(), Unsupported> {
         };
         let sides = dir_set(Class::Orthogonal, &c.legs[0].dirs, bits(&[2, 6]));
         for k in members(sides & bits(&[2, 6])) {
-            out.push(Path::Castle { dir: if k == 2 { 1 } else { -1 }, n });
+            out.push(Path::Castle {
+                dir: if k == 2 { 1 } else { -1 },
+                n,
+            });
         }
         return Ok(());
     }
@@ -252,7 +283,13 @@ fn chain(c: &Chain, out: &mut Vec<Path>) -> Result<(), Unsupported> {
         p.has(Modality::P) || p.has(Modality::G)
     };
     // Build each full path leg by leg, depth first.
-    fn build(c: &Chain, i: usize, prev: Option<usize>, max: u8, hop_last: bool) -> Result<Vec<Leg>, Unsupported> {
+    fn build(
+        c: &Chain,
+        i: usize,
+        prev: Option<usize>,
+        max: u8,
+        hop_last: bool,
+    ) -> Result<Vec<Leg>, Unsupported> {
         let p = &c.legs[i];
         let last = i + 1 == c.legs.len();
         let vecs = match prev {
@@ -267,7 +304,9 @@ fn chain(c: &Chain, out: &mut Vec<Path>) -> Result<(), Unsupported> {
                 }
                 continue;
             }
-            let Some(mut leg) = make_leg(v, max, p, last, None)? else { continue };
+            let Some(mut leg) = make_leg(v, max, p, last, None)? else {
+                continue;
+            };
             if !last {
                 let toggle = p.has(Modality::Y) || p.has(Modality::G);
                 let next_max = if toggle { toggled(max) } else { max };
@@ -278,7 +317,10 @@ fn chain(c: &Chain, out: &mut Vec<Path>) -> Result<(), Unsupported> {
         Ok(legs)
     }
     for leg in build(c, 0, None, base, hop_last)? {
-        out.push(Path::Legs { initial: c.initial == Initial::Once, leg });
+        out.push(Path::Legs {
+            initial: c.initial == Initial::Once,
+            leg,
+        });
     }
     Ok(())
 }
@@ -292,57 +334,92 @@ fn hopper(v: (i8, i8), max: u8, p: &Prefix) -> Result<Option<Leg>, Unsupported> 
     land.mods.remove(&Modality::P);
     land.mods.remove(&Modality::G);
     let after = if p.has(Modality::G) { 1 } else { max };
-    let Some(landing) = make_leg(v, after, &land, true, None)? else { return Ok(None) };
-    let mut screen = Prefix { dirs: vec![], mods: [Modality::P].into() };
+    let Some(landing) = make_leg(v, after, &land, true, None)? else {
+        return Ok(None);
+    };
+    let mut screen = Prefix {
+        dirs: vec![],
+        mods: [Modality::P].into(),
+    };
     if p.has(Modality::O) {
         screen.mods.insert(Modality::O);
     }
-    let Some(mut leg) = make_leg(v, max, &screen, false, None)? else { return Ok(None) };
+    let Some(mut leg) = make_leg(v, max, &screen, false, None)? else {
+        return Ok(None);
+    };
     leg.next = vec![landing];
     Ok(Some(leg))
 }
 
 fn bracket(b: &Bracket, out: &mut Vec<Path>) -> Result<(), Unsupported> {
     if !b.outer.dirs.is_empty() {
-        return unsupported("direction letters outside brackets are not supported; write them on the first leg inside");
+        return unsupported(
+            "direction letters outside brackets are not supported; write them on the first leg inside",
+        );
     }
     if b.initial == Initial::Twice {
         return unsupported("`ii` is not supported; use `i`");
     }
     let mut outer_stop = 0;
-    for (m, bit) in [(Modality::M, Stop::EMPTY), (Modality::C, Stop::ENEMY), (Modality::D, Stop::OWN)] {
+    for (m, bit) in [
+        (Modality::M, Stop::EMPTY),
+        (Modality::C, Stop::ENEMY),
+        (Modality::D, Stop::OWN),
+    ] {
         if b.outer.has(m) {
             outer_stop |= bit;
         }
     }
-    let outer_stop = if outer_stop == 0 { Stop(Stop::EMPTY | Stop::ENEMY) } else { Stop(outer_stop) };
+    let outer_stop = if outer_stop == 0 {
+        Stop(Stop::EMPTY | Stop::ENEMY)
+    } else {
+        Stop(outer_stop)
+    };
     for m in &b.outer.mods {
         if !matches!(m, Modality::M | Modality::C | Modality::D) {
-            return unsupported(format!("`{}` outside brackets is not supported", m.to_char()));
+            return unsupported(format!(
+                "`{}` outside brackets is not supported",
+                m.to_char()
+            ));
         }
     }
-    fn build(b: &Bracket, i: usize, prev: Option<(usize, (i8, i8))>, outer: Stop) -> Result<Vec<Leg>, Unsupported> {
+    fn build(
+        b: &Bracket,
+        i: usize,
+        prev: Option<(usize, (i8, i8))>,
+        outer: Stop,
+    ) -> Result<Vec<Leg>, Unsupported> {
         let bl = &b.legs[i];
         let last = i + 1 == b.legs.len();
         let vecs = match prev {
             None => first_leg_vectors(bl.atom, &bl.prefix.dirs),
-            Some((k, _)) if !bl.prefix.dirs.is_empty() => relative_vectors(bl.atom, &bl.prefix.dirs, k),
+            Some((k, _)) if !bl.prefix.dirs.is_empty() => {
+                relative_vectors(bl.atom, &bl.prefix.dirs, k)
+            }
             Some((_, u)) => outward_vectors(bl.atom, u),
         };
-        let own_stop = bl.prefix.mods.iter().any(|m| matches!(m, Modality::M | Modality::C | Modality::D | Modality::E));
+        let own_stop = bl
+            .prefix
+            .mods
+            .iter()
+            .any(|m| matches!(m, Modality::M | Modality::C | Modality::D | Modality::E));
         let may_stop = last || b.seps[i] == Sep::MayStop;
         let max = base_max(bl.atom, bl.range);
         let mut legs = Vec::new();
         for (k, v) in vecs {
             let leg = if may_stop {
                 let stop = if own_stop { None } else { Some(outer) };
-                let Some(mut leg) = make_leg(v, max, &bl.prefix, true, stop)? else { continue };
+                let Some(mut leg) = make_leg(v, max, &bl.prefix, true, stop)? else {
+                    continue;
+                };
                 if !last {
                     leg.cont = Cont::Empty;
                 }
                 leg
             } else {
-                let Some(leg) = make_leg(v, max, &bl.prefix, false, None)? else { continue };
+                let Some(leg) = make_leg(v, max, &bl.prefix, false, None)? else {
+                    continue;
+                };
                 leg
             };
             let mut leg = leg;
@@ -354,7 +431,10 @@ fn bracket(b: &Bracket, out: &mut Vec<Path>) -> Result<(), Unsupported> {
         Ok(legs)
     }
     for leg in build(b, 0, None, outer_stop)? {
-        out.push(Path::Legs { initial: b.initial == Initial::Once, leg });
+        out.push(Path::Legs {
+            initial: b.initial == Initial::Once,
+            leg,
+        });
     }
     Ok(())
 }
@@ -402,9 +482,16 @@ fn merge_paths(paths: Vec<Path>) -> Vec<Path> {
                 _ => None,
             })
             .collect();
-        out.extend(merge_legs(legs).into_iter().map(|leg| Path::Legs { initial, leg }));
+        out.extend(
+            merge_legs(legs)
+                .into_iter()
+                .map(|leg| Path::Legs { initial, leg }),
+        );
     }
-    let mut castles: Vec<Path> = paths.into_iter().filter(|p| matches!(p, Path::Castle { .. })).collect();
+    let mut castles: Vec<Path> = paths
+        .into_iter()
+        .filter(|p| matches!(p, Path::Castle { .. }))
+        .collect();
     castles.dedup();
     out.extend(castles);
     out
@@ -413,11 +500,16 @@ fn merge_paths(paths: Vec<Path>) -> Vec<Path> {
 // ---- readable form ----------------------------------------------------------------------------
 
 fn stop_names(s: Stop) -> String {
-    let names: Vec<&str> = [(Stop::EMPTY, "empty"), (Stop::ENEMY, "enemy"), (Stop::OWN, "own"), (Stop::EP, "e.p.")]
-        .into_iter()
-        .filter(|&(b, _)| s.has(b))
-        .map(|(_, n)| n)
-        .collect();
+    let names: Vec<&str> = [
+        (Stop::EMPTY, "empty"),
+        (Stop::ENEMY, "enemy"),
+        (Stop::OWN, "own"),
+        (Stop::EP, "e.p."),
+    ]
+    .into_iter()
+    .filter(|&(b, _)| s.has(b))
+    .map(|(_, n)| n)
+    .collect();
     names.join("|")
 }
 
@@ -468,7 +560,10 @@ pub fn describe(paths: &[Path]) -> String {
     for p in paths {
         match p {
             Path::Castle { dir, n } => {
-                out += &format!("castle {} {n} squares towards the corner piece\n", if *dir > 0 { "right" } else { "left" })
+                out += &format!(
+                    "castle {} {n} squares towards the corner piece\n",
+                    if *dir > 0 { "right" } else { "left" }
+                )
             }
             Path::Legs { initial, leg } => {
                 if *initial {

@@ -47,7 +47,10 @@ pub struct FlatInstance {
 impl FlatAttacks {
     fn build(pieces: &[PieceTables]) -> FlatAttacks {
         let types = pieces.len();
-        let mut f = FlatAttacks { types, ..Default::default() };
+        let mut f = FlatAttacks {
+            types,
+            ..Default::default()
+        };
         f.index = vec![0; 2 * types * exec::DIFF_SIZE];
         for side in 0..2 {
             for (ty, p) in pieces.iter().enumerate() {
@@ -58,7 +61,8 @@ impl FlatAttacks {
                     if n == 0 || too_many {
                         continue;
                     }
-                    f.index[(side * types + ty) * exec::DIFF_SIZE + d] = (f.instances.len() as u32) << 8 | n as u32;
+                    f.index[(side * types + ty) * exec::DIFF_SIZE + d] =
+                        (f.instances.len() as u32) << 8 | n as u32;
                     for inst in &table.instances[first as usize..first as usize + n as usize] {
                         f.instances.push(FlatInstance {
                             first: f.offsets.len() as u32,
@@ -66,7 +70,8 @@ impl FlatAttacks {
                             occupied: inst.occupied.len() as u16,
                             initial: inst.initial,
                         });
-                        f.offsets.extend(inst.empty.iter().chain(inst.occupied.iter()));
+                        f.offsets
+                            .extend(inst.empty.iter().chain(inst.occupied.iter()));
                     }
                 }
             }
@@ -95,7 +100,10 @@ impl Tables {
     /// Compiles a validated variant. Errors name the piece.
     pub fn build(v: &Variant) -> Result<Tables, String> {
         if v.files == 0 || v.ranks == 0 || v.files > MAX_SIDE || v.ranks > MAX_SIDE {
-            return Err(format!("board {}x{} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}", v.files, v.ranks));
+            return Err(format!(
+                "board {}x{} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}",
+                v.files, v.ranks
+            ));
         }
         if v.pieces.len() > 31 {
             return Err("more than 31 piece types".into());
@@ -127,8 +135,20 @@ impl Tables {
         if castling {
             // Castling partners are the pieces that start in the corners.
             let start = v.start_fen.split('/').next().unwrap_or("");
-            for row in [start, v.start_fen.split(' ').next().unwrap_or("").rsplit('/').next().unwrap_or("")] {
-                for c in [row.chars().next(), row.chars().last()].into_iter().flatten() {
+            for row in [
+                start,
+                v.start_fen
+                    .split(' ')
+                    .next()
+                    .unwrap_or("")
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(""),
+            ] {
+                for c in [row.chars().next(), row.chars().last()]
+                    .into_iter()
+                    .flatten()
+                {
                     if let Some(i) = v.piece_index(c) {
                         pieces[i].rights = true;
                     }
@@ -139,7 +159,9 @@ impl Tables {
             fn has_ep(leg: &legs::Leg) -> bool {
                 leg.stop.has(Stop::EP) || leg.next.iter().any(has_ep)
             }
-            p.paths.iter().any(|path| matches!(path, Path::Legs { leg, .. } if has_ep(leg)))
+            p.paths
+                .iter()
+                .any(|path| matches!(path, Path::Legs { leg, .. } if has_ep(leg)))
         });
         let mut promotions = [vec![Vec::new(); CELLS], vec![Vec::new(); CELLS]];
         for f in 0..v.files {
@@ -150,10 +172,15 @@ impl Tables {
                     }
                     let letters: Vec<char> = match &v.promotion.to {
                         PromotionTarget::Choice(l) => l.clone(),
-                        PromotionTarget::ByFile(l) => l.get(f as usize).copied().into_iter().collect(),
+                        PromotionTarget::ByFile(l) => {
+                            l.get(f as usize).copied().into_iter().collect()
+                        }
                     };
-                    promotions[side][cell(f, r) as usize] =
-                        letters.iter().filter_map(|&c| v.piece_index(c)).map(|i| i as u8).collect();
+                    promotions[side][cell(f, r) as usize] = letters
+                        .iter()
+                        .filter_map(|&c| v.piece_index(c))
+                        .map(|i| i as u8)
+                        .collect();
                 }
             }
         }

@@ -72,7 +72,10 @@ fn inheritance_overrides_only_what_the_child_states() {
     // Names are the child's own.
     assert!(cazaux.aliases.is_empty());
     assert_eq!(cazaux.xboard_name, "grant-acedrex-cazaux");
-    assert_eq!(cazaux.xboard_parent, "shatranj", "stated by the child itself");
+    assert_eq!(
+        cazaux.xboard_parent, "shatranj",
+        "stated by the child itself"
+    );
 
     let murray = builtin("grant-acedrex-murray").unwrap();
     assert_eq!(

@@ -36,16 +36,30 @@ pub fn random_walk(pos: &mut Position, rng: &mut Rng, plies: usize) {
 /// The FEN of the colour-flipped, rank-mirrored position.
 pub fn flip_fen(fen: &str) -> String {
     let f: Vec<&str> = fen.split_whitespace().collect();
-    let swap = |s: &str| s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect::<String>();
+    let swap = |s: &str| {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect::<String>()
+    };
     let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
     let side = if f.get(1) == Some(&"w") { "b" } else { "w" };
-    let rights = f.get(2).map_or("-".to_string(), |r| if *r == "-" { "-".into() } else {
-        let s = swap(r);
-        let mut up: Vec<char> = s.chars().filter(|c| c.is_ascii_uppercase()).collect();
-        let mut low: Vec<char> = s.chars().filter(|c| c.is_ascii_lowercase()).collect();
-        up.sort_by_key(|&c| if c == 'K' { 0 } else { 1 });
-        low.sort_by_key(|&c| if c == 'k' { 0 } else { 1 });
-        up.into_iter().chain(low).collect()
+    let rights = f.get(2).map_or("-".to_string(), |r| {
+        if *r == "-" {
+            "-".into()
+        } else {
+            let s = swap(r);
+            let mut up: Vec<char> = s.chars().filter(|c| c.is_ascii_uppercase()).collect();
+            let mut low: Vec<char> = s.chars().filter(|c| c.is_ascii_lowercase()).collect();
+            up.sort_by_key(|&c| if c == 'K' { 0 } else { 1 });
+            low.sort_by_key(|&c| if c == 'k' { 0 } else { 1 });
+            up.into_iter().chain(low).collect()
+        }
     });
     let ranks = placement.len();
     let ep = f.get(3).map_or("-".to_string(), |e| {
@@ -55,5 +69,10 @@ pub fn flip_fen(fen: &str) -> String {
         let r: usize = e[1..].parse().expect("rank");
         format!("{}{}", &e[..1], ranks + 1 - r)
     });
-    format!("{} {side} {rights} {ep} {} {}", placement.join("/"), f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
+    format!(
+        "{} {side} {rights} {ep} {} {}",
+        placement.join("/"),
+        f.get(4).unwrap_or(&"0"),
+        f.get(5).unwrap_or(&"1")
+    )
 }
