@@ -210,3 +210,91 @@ fn promotion_by_arrival_file_and_suffix_rules() {
         "a wrong suffix is illegal"
     );
 }
+
+#[test]
+fn promotion_on_every_file_for_both_colours() {
+    let g = game("grant-acedrex");
+    let table = "RLUGCAACGULR";
+    for (f, want) in table.chars().enumerate() {
+        let file = (b'a' + f as u8) as char;
+        let kings = if f < 6 { 11 } else { 0 }; // away from the promotion square
+        let empty = "12";
+        let mut ranks = vec![empty.to_string(); 12];
+        ranks[0] = rank(kings, 'k'); // rank 12
+        ranks[1] = rank(f, 'P'); // rank 11
+        ranks[11] = rank(kings, 'K'); // rank 1
+        let mut pos =
+            Position::from_fen(&g, &format!("{} w - - 0 1", ranks.join("/"))).expect("fen");
+        let m = pos
+            .parse_move(&format!("{file}11{file}12"))
+            .expect("push to the last rank");
+        assert_eq!(
+            pos.move_text(m),
+            format!("{file}11{file}12{}", want.to_ascii_lowercase())
+        );
+        let mut ranks = vec![empty.to_string(); 12];
+        ranks[0] = rank(kings, 'k');
+        ranks[10] = rank(f, 'p'); // rank 2
+        ranks[11] = rank(kings, 'K');
+        let mut pos =
+            Position::from_fen(&g, &format!("{} b - - 0 1", ranks.join("/"))).expect("fen");
+        let m = pos
+            .parse_move(&format!("{file}2{file}1"))
+            .expect("push to the first rank");
+        assert_eq!(
+            pos.move_text(m),
+            format!("{file}2{file}1{}", want.to_ascii_lowercase())
+        );
+    }
+    // Capture-promotions take the file they land on: e11xf12 and g11xf12 become aancas, g11xh12 a
+    // crocodile.
+    let mut pos = Position::from_fen(&g, "k4r1r4/4P1P5/12/12/12/12/12/12/12/12/12/11K w - - 0 1")
+        .expect("fen");
+    for (mv, text) in [
+        ("e11f12", "e11f12a"),
+        ("g11h12", "g11h12c"),
+        ("g11f12", "g11f12a"),
+    ] {
+        let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        assert_eq!(pos.move_text(m), text);
+    }
+}
+
+/// One rank of 12 squares with `piece` on file `at` (0 = a).
+fn rank(at: usize, piece: char) -> String {
+    let mut s = String::new();
+    if at > 0 {
+        s += &at.to_string();
+    }
+    s.push(piece);
+    if at < 11 {
+        s += &(11 - at).to_string();
+    }
+    s
+}
+
+#[test]
+fn pinned_aanca_and_unicorn_cannot_leave_the_line() {
+    let g = game("grant-acedrex");
+    // Aanca g3 between the white king g1 and a black rook g12: every aanca move leaves the g-file.
+    let pinned = "6r5/12/12/12/12/12/12/12/12/6A5/12/6K4k w - - 0 1";
+    let free = "12/12/12/12/12/12/12/12/12/6A5/12/6K4k w - - 0 1";
+    let from_g3 = |fen: &str| {
+        let mut pos = Position::from_fen(&g, fen).expect("fen");
+        pos.legal_moves()
+            .iter()
+            .filter(|m| pos.move_text(**m).starts_with("g3"))
+            .count()
+    };
+    assert_eq!(from_g3(pinned), 0);
+    assert!(from_g3(free) > 20);
+    // Unicorn d4 on the diagonal between the king a1 and a black crocodile (bishop) h8.
+    let pinned = "11k/12/12/12/7c4/12/12/12/3U8/12/12/K11 w - - 0 1";
+    let mut pos = Position::from_fen(&g, pinned).expect("fen");
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .all(|m| pos.move_text(*m).starts_with('a')),
+        "only king moves"
+    );
+}
