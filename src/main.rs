@@ -483,7 +483,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 movetime: movetime.map(std::time::Duration::from_millis),
                 ..Default::default()
             };
-            print!(
+            println!(
                 "{}",
                 acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)?
             );
