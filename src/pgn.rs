@@ -376,6 +376,9 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
         return Err(bad());
     }
     let split = rest.len() - digits - 1;
+    if !rest.is_char_boundary(split) {
+        return Err(bad());
+    }
     let (to, n) = parse_square(&rest[split..], files, ranks).ok_or_else(bad)?;
     if n != rest.len() - split {
         return Err(bad());
