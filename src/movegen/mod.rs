@@ -416,17 +416,12 @@ impl Position {
 
     /// Legality with a node's context: only moves that could expose the royal piece are played out.
     pub fn is_legal_with(&mut self, m: Move, ctx: &Legality) -> bool {
-        let simple = !ctx.check
-            && !ctx.test_all
-            && matches!(m.kind(), Move::NORMAL | Move::SETS_EP)
-            && m.from != self.royal[self.side as usize]
-            && !ctx.vacate[..ctx.n_vacate as usize].contains(&m.from)
-            && !ctx.fill[..ctx.n_fill as usize].contains(&m.to);
-        simple || self.is_legal(m)
+        !ctx.needs_test(m, self.royal[self.side as usize]) || self.is_legal(m)
     }
 }
 
 /// Per-node legality context (see `Position::legality`).
+#[derive(Debug, Clone, Default)]
 pub struct Legality {
     pub check: bool,
     test_all: bool,
@@ -437,6 +432,18 @@ pub struct Legality {
 }
 
 impl Legality {
+    /// Whether `m` (by the side this context was made for, whose royal piece is on `royal`) must
+    /// be played out to know it is legal. `false` means it is legal.
+    #[inline]
+    pub fn needs_test(&self, m: Move, royal: u16) -> bool {
+        self.check
+            || self.test_all
+            || !matches!(m.kind(), Move::NORMAL | Move::SETS_EP)
+            || m.from == royal
+            || self.vacate[..self.n_vacate as usize].contains(&m.from)
+            || self.fill[..self.n_fill as usize].contains(&m.to)
+    }
+
     fn add_vacate(&mut self, sq: u16) {
         if self.n_vacate as usize == self.vacate.len() {
             self.test_all = true;

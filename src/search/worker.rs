@@ -73,6 +73,8 @@ pub struct Worker<'a> {
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
     scratch: Vec<Move>,
+    /// Per ply: the position's hash and its legality context.
+    legality: Vec<(u64, crate::movegen::Legality)>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Legal root moves (those of the roll in a dice game).
@@ -142,6 +144,7 @@ impl<'a> Worker<'a> {
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scratch: Vec::with_capacity(64),
+            legality: vec![(0, crate::movegen::Legality::default()); MAX_PLY + 2],
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves,
@@ -257,12 +260,18 @@ impl<'a> Worker<'a> {
             }
             self.pos.make(m);
         } else {
+            // The node's legality context (made once per node, on its first move) says which moves
+            // could expose the royal piece; only those are tested after the move.
+            let needs_test = in_check || {
+                let key = self.pos.hash();
+                if self.legality[ply].0 != key {
+                    self.legality[ply] = (key, self.pos.legality());
+                }
+                self.legality[ply].1.needs_test(m, royal)
+            };
             self.pos.make(m);
             let royal = self.pos.royal_square(side);
-            if royal != 0
-                && (in_check || self.sh.checks.may_expose(m, royal, side))
-                && self.pos.attacked(royal, side ^ 1)
-            {
+            if royal != 0 && needs_test && self.pos.attacked(royal, side ^ 1) {
                 self.pos.unmake();
                 return false;
             }
