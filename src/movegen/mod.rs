@@ -92,31 +92,33 @@ impl Position {
                 kind,
             });
         };
+        // Captures only (and not a pawn that may promote on an empty square): never stop on empty.
+        let keep = if QUIET || promotes { 0xFF } else { !Stop::EMPTY };
         for &(off, stop) in &prog.leaps {
             let to = (from as i16 + off) as u16;
             let c = self.board[to as usize];
-            if may_stop(c, stop, own, enemy) {
+            if may_stop(c, stop & keep, own, enemy) {
                 push(out, to, Move::NORMAL, 0);
             } else if stop & Stop::EP != 0 && to == self.ep && self.ep != 0 {
                 push(out, to, Move::EN_PASSANT, self.ep_victim);
             }
         }
         for &(off, max, stop) in &prog.slides {
-            self.ride(from, off, max, stop, own, enemy, |to| {
+            self.ride(from, off, max, stop & keep, own, enemy, |to| {
                 push(out, to, Move::NORMAL, 0)
             });
         }
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
             let c = self.board[first as usize];
-            if may_stop(c, b.stop, own, enemy) {
+            if may_stop(c, b.stop & keep, own, enemy) {
                 push(out, first, Move::NORMAL, 0);
             }
             if c != EMPTY {
                 continue;
             }
             for &(off, max, stop) in &b.slides {
-                self.ride(first, off, max, stop, own, enemy, |to| {
+                self.ride(first, off, max, stop & keep, own, enemy, |to| {
                     push(out, to, Move::NORMAL, 0)
                 });
             }
