@@ -235,17 +235,7 @@ fn chain(c: &Chain) -> Result<String, String> {
 // ---- brackets → a-notation ------------------------------------------------------------------
 
 fn unit(k: u8) -> (i8, i8) {
-    const COMPASS: [(i8, i8); 8] = [
-        (0, 1),
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-    ];
-    COMPASS[k as usize % 8]
+    super::directions::COMPASS[k as usize % 8]
 }
 
 /// What the square a chain leg reaches must hold for the move to go on.

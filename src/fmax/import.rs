@@ -6,6 +6,7 @@
 //! king-of-the-hill, gating, expendable royalty, ...) is reported, not guessed.
 
 use super::rays::{Ray, vector_of};
+use crate::betza::directions::COMPASS;
 use crate::betza::xboard::{direction_text, relative_text};
 use crate::betza::{Atom, Class};
 use std::collections::{BTreeMap, BTreeSet};
@@ -494,19 +495,9 @@ fn classify(v: (i32, i32)) -> (Atom, u8) {
     let (a, b) = (dx.abs().max(dy.abs()), dx.abs().min(dy.abs()));
     let atom = atom_of(a, b);
     let k = if b == 0 || a == b {
-        const COMPASS: [(i32, i32); 8] = [
-            (0, 1),
-            (1, 1),
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-        ];
         COMPASS
             .iter()
-            .position(|&c| c == (dx.signum(), dy.signum()))
+            .position(|&(x, y)| (i32::from(x), i32::from(y)) == (dx.signum(), dy.signum()))
             .expect("non-zero") as u8
     } else {
         let obl = [
@@ -762,18 +753,9 @@ fn lame_path(v: (i32, i32)) -> Vec<(i32, i32)> {
 /// Outward continuations (unit compass indices) of a W/F-type atom after vector `u` (§2.9).
 fn outward(diagonal: bool, u: (i32, i32)) -> BTreeSet<u8> {
     let cands: [u8; 4] = if diagonal { [1, 3, 5, 7] } else { [0, 2, 4, 6] };
-    const COMPASS: [(i32, i32); 8] = [
-        (0, 1),
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-    ];
     let cos = |k: u8| {
         let w = COMPASS[k as usize];
+        let w = (i32::from(w.0), i32::from(w.1));
         f64::from(u.0 * w.0 + u.1 * w.1)
             / (f64::from(w.0).hypot(f64::from(w.1)) * f64::from(u.0).hypot(f64::from(u.1)))
     };

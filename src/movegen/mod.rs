@@ -93,7 +93,11 @@ impl Position {
             });
         };
         // Captures only (and not a pawn that may promote on an empty square): never stop on empty.
-        let keep = if QUIET || promotes { 0xFF } else { !Stop::EMPTY };
+        let keep = if QUIET || promotes {
+            0xFF
+        } else {
+            !Stop::EMPTY
+        };
         for &(off, stop) in &prog.leaps {
             let to = (from as i16 + off) as u16;
             let c = self.board[to as usize];
