@@ -591,16 +591,7 @@ mod tests {
                     seed ^= seed << 17;
                     let m = moves[seed as usize % moves.len()];
                     let moved = pos.at(m.from);
-                    let at = if m.kind() == Move::EN_PASSANT {
-                        m.extra
-                    } else {
-                        m.to
-                    };
-                    let captured = if m.kind() == Move::CASTLE {
-                        EMPTY
-                    } else {
-                        pos.at(at)
-                    };
+                    let (at, captured) = pos.capture_of(m);
                     pos.make(m);
                     st = et.update(&pos, &st, m, moved, captured, at);
                     assert_eq!(st, et.state(&pos), "{name}: {}", pos.fen());

@@ -247,20 +247,27 @@ impl Position {
         self.is_partner(cell) && self.virgin[self.royal[color_of(code) as usize] as usize]
     }
 
-    /// Plays a (pseudo-)legal move.
-    pub fn make(&mut self, m: Move) {
-        let (from, to) = (m.from, m.to);
-        let moved = self.board[from as usize];
-        let captured_at = if m.kind() == Move::EN_PASSANT {
+    /// Where a move captures and what (0 when it captures nothing).
+    #[inline]
+    pub fn capture_of(&self, m: Move) -> (u16, u8) {
+        let at = if m.kind() == Move::EN_PASSANT {
             m.extra
         } else {
-            to
+            m.to
         };
         let captured = if m.kind() == Move::CASTLE {
             EMPTY
         } else {
-            self.board[captured_at as usize]
+            self.board[at as usize]
         };
+        (at, captured)
+    }
+
+    /// Plays a (pseudo-)legal move.
+    pub fn make(&mut self, m: Move) {
+        let (from, to) = (m.from, m.to);
+        let moved = self.board[from as usize];
+        let (captured_at, captured) = self.capture_of(m);
         self.hashes.push(self.hash);
         self.history.push(Undo {
             mv: m,

@@ -241,16 +241,7 @@ impl<'a> Worker<'a> {
         let side = self.pos.side_to_move();
         let royal = self.pos.royal_square(side);
         let moved = self.pos.at(m.from);
-        let captured_at = if m.kind() == Move::EN_PASSANT {
-            m.extra
-        } else {
-            m.to
-        };
-        let captured = if m.kind() == Move::CASTLE {
-            EMPTY
-        } else {
-            self.pos.at(captured_at)
-        };
+        let (captured_at, captured) = self.pos.capture_of(m);
         if royal != 0
             && (m.kind() == Move::CASTLE || (m.kind & Move::INITIAL != 0 && m.from == royal))
         {
@@ -884,16 +875,7 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     let moved = self.pos.at(m.from);
-                    let at = if m.kind() == Move::EN_PASSANT {
-                        m.extra
-                    } else {
-                        m.to
-                    };
-                    let captured = if m.kind() == Move::CASTLE {
-                        EMPTY
-                    } else {
-                        self.pos.at(at)
-                    };
+                    let (at, captured) = self.pos.capture_of(m);
                     let quiet = captured == EMPTY && m.promo == 0;
                     self.pos.make(m);
                     self.evals[ply + 1] =
