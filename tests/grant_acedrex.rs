@@ -8,7 +8,7 @@ mod common;
 use acedrex::movegen::perft::perft;
 use acedrex::position::Position;
 use acedrex::rules::Winner;
-use common::{Rng, flip_fen, game, random_walk};
+use common::{Rng, fairymax_moves, flip_fen, game, random_walk};
 use std::collections::BTreeSet;
 
 #[test]
@@ -35,17 +35,7 @@ fn legal_move_sets_equal_fairy_max() {
             pos.make(mv);
         }
         let want: BTreeSet<&str> = legal.split_whitespace().filter(|&m| m != "-").collect();
-        let ours: BTreeSet<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|&m| {
-                let mut t = pos.move_text(m);
-                if m.promotion().is_some() {
-                    t.pop();
-                }
-                t
-            })
-            .collect();
+        let ours: BTreeSet<String> = fairymax_moves(&mut pos).into_iter().collect();
         let ours: BTreeSet<&str> = ours.iter().map(String::as_str).collect();
         cases += 1;
         if ours != want {

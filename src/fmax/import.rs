@@ -500,17 +500,12 @@ fn classify(v: (i32, i32)) -> (Atom, u8) {
             .position(|&(x, y)| (i32::from(x), i32::from(y)) == (dx.signum(), dy.signum()))
             .expect("non-zero") as u8
     } else {
-        let obl = [
-            (b, a),
-            (a, b),
-            (a, -b),
-            (b, -a),
-            (-b, -a),
-            (-a, -b),
-            (-a, b),
-            (-b, a),
-        ];
-        obl.iter().position(|&o| o == (dx, dy)).expect("oblique") as u8
+        (0..8)
+            .position(|k| {
+                let (x, y) = crate::betza::directions::oblique(a as i8, b as i8, k);
+                (i32::from(x), i32::from(y)) == (dx, dy)
+            })
+            .expect("oblique") as u8
     };
     (atom, k)
 }

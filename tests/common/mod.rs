@@ -76,3 +76,21 @@ pub fn flip_fen(fen: &str) -> String {
         f.get(5).unwrap_or(&"1")
     )
 }
+
+/// The legal moves as Fairy-Max writes them (no promotion suffix: it promotes by itself), sorted.
+pub fn fairymax_moves(pos: &mut Position) -> Vec<String> {
+    let mut out: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut t = pos.move_text(m);
+            if m.promotion().is_some() {
+                t.pop();
+            }
+            t
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
