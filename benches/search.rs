@@ -36,8 +36,7 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     for &(name, variant, fen, depth) in CASES {
-        let game = Game::new(acedrex::variant::builtin(variant).expect("shipped variant"))
-            .expect("compiles");
+        let game = Game::new(acedrex::variant::builtin(variant).expect("shipped variant"));
         let pos = match fen {
             Some(f) => Position::from_fen(&game, f).expect("valid FEN"),
             None => Position::start(&game),

@@ -4,7 +4,7 @@
 use crate::betza;
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of, square_name};
-use crate::position::Position;
+use crate::position::{Position, Setup, Side};
 use crate::variant::{
     BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
 };
@@ -39,15 +39,18 @@ impl Destination {
 /// A variant with the piece `X` plus inert friends and enemies `O`, no royal piece.
 fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, String> {
     let betza = betza::parse(betza_text).map_err(|e| format!("{betza_text}: {e}"))?;
-    let piece = |letter: char, name: &str, text: &str, b: betza::Betza| PieceDef {
+    let paths = crate::legs::compile(&betza).map_err(|e| format!("{betza_text}: {e}"))?;
+    let piece = |letter: char, name: &str, text: &str, b: betza::Betza, paths| PieceDef {
         letter,
         name: name.into(),
         betza_text: text.into(),
         betza: b,
+        paths,
         royal: false,
         value: None,
     };
     let inert = betza::parse("mW").expect("valid");
+    let inert_paths = crate::legs::compile(&inert).expect("valid");
     Ok(Variant {
         name: "probe".into(),
         aliases: vec![],
@@ -57,10 +60,10 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Stri
         files,
         ranks,
         pieces: vec![
-            piece('X', "piece", betza_text, betza),
-            piece('O', "other", "mW", inert),
+            piece('X', "piece", betza_text, betza, paths),
+            piece('O', "other", "mW", inert, inert_paths),
         ],
-        start_fen: vec![files.to_string(); ranks as usize].join("/") + " w - - 0 1",
+        start: crate::setup::Setup::empty(files, ranks),
         promotion: Promotion {
             pawns: vec![],
             zone: 1,
@@ -80,7 +83,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Stri
 
 /// Destinations of `betza_text` on the probe board, sorted by file then rank.
 pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>, String> {
-    let game = Game::new(probe_variant(betza_text, probe.files, probe.ranks)?)?;
+    let game = Game::new(probe_variant(betza_text, probe.files, probe.ranks)?);
     let square = |s: &str| {
         parse_square(s, probe.files, probe.ranks)
             .filter(|&(_, n)| n == s.len())
@@ -93,46 +96,23 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
             })
     };
     let at = square(&probe.at)?;
-    let side = u8::from(probe.black);
-    let mut board = vec![vec![None; probe.files as usize]; probe.ranks as usize];
-    let mut place = |c: u16, ch: char| board[rank_of(c) as usize][file_of(c) as usize] = Some(ch);
-    place(at, if probe.black { 'x' } else { 'X' });
+    let side = if probe.black {
+        Side::Black
+    } else {
+        Side::White
+    };
+    let mut setup = Setup::empty(probe.files, probe.ranks);
+    setup.side = side;
+    let mut place =
+        |c: u16, side: Side, letter: char| setup.put((file_of(c), rank_of(c)), side, letter);
+    place(at, side, 'X');
     for f in &probe.friends {
-        place(square(f)?, if probe.black { 'o' } else { 'O' });
+        place(square(f)?, side, 'O');
     }
     for e in &probe.enemies {
-        place(square(e)?, if probe.black { 'O' } else { 'o' });
+        place(square(e)?, !side, 'O');
     }
-    let rows: Vec<String> = board
-        .iter()
-        .rev()
-        .map(|row| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for sq in row {
-                match sq {
-                    None => empty += 1,
-                    Some(ch) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s.push(*ch);
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
-    let fen = format!(
-        "{} {} - - 0 1",
-        rows.join("/"),
-        if probe.black { "b" } else { "w" }
-    );
-    let mut pos = Position::from_fen(&game, &fen).map_err(|e| e.to_string())?;
+    let mut pos = Position::from_setup(&game, &setup).map_err(|e| e.to_string())?;
     if probe.moved {
         pos.virgin = [false; crate::geometry::CELLS];
     } else {
@@ -144,8 +124,7 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
         .iter()
         .map(|m| Destination {
             cell: m.to,
-            capture: pos.at(m.to) & crate::position::enemy_bit(side) != 0
-                || m.kind() == crate::position::Move::EN_PASSANT,
+            capture: m.captured().is(!side),
         })
         .collect();
     out.sort_by_key(|d| (file_of(d.cell), rank_of(d.cell), d.capture));
@@ -162,7 +141,7 @@ pub fn list_line(dests: &[Destination]) -> String {
 /// and captures `x`; then the compiled legs.
 pub fn render(betza_text: &str, probe: &Probe, dests: &[Destination]) -> Result<String, String> {
     let parsed = betza::parse(betza_text).map_err(|e| e.to_string())?;
-    let paths = crate::tables::legs::compile(&parsed).map_err(|e| e.to_string())?;
+    let paths = crate::legs::compile(&parsed).map_err(|e| e.to_string())?;
     let sq = |s: &str| parse_square(s, probe.files, probe.ranks).map(|(c, _)| c);
     let mut grid = vec![vec!['.'; probe.files as usize]; probe.ranks as usize];
     let mut mark = |c: u16, ch: char| grid[rank_of(c) as usize][file_of(c) as usize] = ch;
@@ -185,7 +164,7 @@ pub fn render(betza_text: &str, probe: &Probe, dests: &[Destination]) -> Result<
     );
     out += &board_text(&grid);
     out += "X piece  * move  x capture  F friend  E enemy\n\ncompiled legs:\n";
-    out += &crate::tables::legs::describe(&paths);
+    out += &crate::legs::describe(&paths);
     Ok(out.trim_end().to_string())
 }
 
@@ -260,16 +239,11 @@ pub fn position_text(pos: &Position) -> String {
         .map(|r| {
             (0..t.files)
                 .map(|f| {
-                    let code = pos.at(crate::geometry::cell(f, r));
-                    if code == crate::position::EMPTY {
-                        '.'
+                    let piece = pos.at(crate::geometry::cell(f, r));
+                    if piece.is_piece() {
+                        pos.game().piece_char(piece)
                     } else {
-                        let l = t.pieces[(code & crate::position::TYPE_MASK) as usize].letter;
-                        if crate::position::color_of(code) == 0 {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        }
+                        '.'
                     }
                 })
                 .collect()
@@ -282,7 +256,7 @@ pub fn position_text(pos: &Position) -> String {
 pub fn pieces_text(v: &Variant) -> Result<String, String> {
     let mut out = format!("{} ({}x{})\n", v.name, v.files, v.ranks);
     for p in &v.pieces {
-        let paths = crate::tables::legs::compile(&p.betza).map_err(|e| e.to_string())?;
+        let paths = crate::legs::compile(&p.betza).map_err(|e| e.to_string())?;
         out += &format!(
             "\n{} {}: {}{}{}\n",
             p.letter,
@@ -291,7 +265,7 @@ pub fn pieces_text(v: &Variant) -> Result<String, String> {
             if p.royal { ", royal" } else { "" },
             p.value.map(|v| format!(", value {v}")).unwrap_or_default()
         );
-        out += &crate::tables::legs::describe(&paths);
+        out += &crate::legs::describe(&paths);
         out += &movement_diagram(&p.betza_text, v.files, v.ranks)?;
     }
     Ok(out)

@@ -1,5 +1,8 @@
 //! A variant ready to play: its validated definition and its compiled tables, shared by positions.
 
+use crate::piece::{Kind, Piece};
+use crate::setup::{Right, Setup};
+use crate::side::Side;
 use crate::tables::Tables;
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -11,13 +14,52 @@ pub struct Game {
 }
 
 impl Game {
-    /// Compiles a variant.
-    pub fn new(variant: Variant) -> Result<Arc<Game>, String> {
-        let tables = Tables::build(&variant)?;
-        Ok(Arc::new(Game { variant, tables }))
+    /// Compiles a validated variant. What validation accepts, the executor plays: this cannot fail.
+    pub fn new(variant: Variant) -> Arc<Game> {
+        let tables = Tables::build(&variant);
+        Arc::new(Game { variant, tables })
     }
 
-    pub fn letter(&self, piece_type: u8) -> char {
-        self.tables.pieces[piece_type as usize].letter
+    pub fn letter(&self, kind: Kind) -> char {
+        self.tables.pieces[kind.index()].letter
+    }
+
+    /// The rights of a setup without a rights field (XBoard's edit mode): a royal piece standing
+    /// where the game starts it is unmoved, and so is a castling corner piece in its start place.
+    pub fn unmoved_rights(&self, setup: &Setup) -> Vec<Right> {
+        let (v, t) = (&self.variant, &self.tables);
+        let start = &v.start;
+        let same = |sq: (u8, u8)| {
+            setup.get(sq).is_some_and(|p| {
+                start
+                    .get(sq)
+                    .is_some_and(|s| (s.side, s.letter) == (p.side, p.letter))
+            })
+        };
+        let mut rights = Vec::new();
+        for side in Side::BOTH {
+            let royal = start.squares().find(|(_, p)| {
+                p.side == side && v.piece_index(p.letter).is_some_and(|i| v.pieces[i].royal)
+            });
+            let Some(((_, kr), _)) = royal.filter(|&(sq, _)| same(sq)) else {
+                continue;
+            };
+            if t.castling {
+                if same((t.files - 1, kr)) {
+                    rights.push(Right::King(side));
+                }
+                if same((0, kr)) {
+                    rights.push(Right::Queen(side));
+                }
+            } else {
+                rights.push(Right::King(side));
+            }
+        }
+        rights
+    }
+
+    /// A piece's letter as FEN writes it: upper case White, lower case Black.
+    pub fn piece_char(&self, piece: Piece) -> char {
+        piece.side().cased(self.letter(piece.kind()))
     }
 }

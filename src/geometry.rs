@@ -1,16 +1,17 @@
-//! The padded mailbox: board squares as cells of a 32×32 array with an 8-cell guard band, so that
-//! any leap of up to 8 squares in each direction from a board square lands on a guard cell or the
-//! board. Boards up to 16×16 fit; 12×12 is the flagship.
+//! The padded mailbox: board squares as cells of a 46×46 array with a 15-cell guard band, so that
+//! any step of up to 15 squares each way (the longest that fits a 16×16 board) from a board square
+//! lands on a guard cell or the board, never off the array nor on another row. Boards up to 16×16
+//! fit; 12×12 is the flagship.
 
-/// Cells per row of the mailbox.
-pub const STRIDE: i16 = 32;
-/// Guard cells on each side.
-pub const PAD: i16 = 8;
-/// Total cells.
-pub const CELLS: usize = (STRIDE * STRIDE) as usize;
 /// Largest board side.
 pub const MAX_SIDE: u8 = 16;
-/// Longest leap component the guard band absorbs.
+/// Guard cells on each side.
+pub const PAD: i16 = MAX_SIDE as i16 - 1;
+/// Cells per row of the mailbox.
+pub const STRIDE: i16 = MAX_SIDE as i16 + 2 * PAD;
+/// Total cells.
+pub const CELLS: usize = (STRIDE * STRIDE) as usize;
+/// Longest step component the guard band absorbs.
 pub const MAX_LEAP: i8 = PAD as i8;
 
 /// The cell of a board square (file and rank from 0).
@@ -43,6 +44,18 @@ pub fn delta(from: u16, to: u16) -> (i8, i8) {
         file_of(to) as i8 - file_of(from) as i8,
         rank_of(to) as i8 - rank_of(from) as i8,
     )
+}
+
+/// The board square index (rank × 16 + file, 0..256) of a board cell: a compact form for tables.
+#[inline]
+pub const fn square_index(cell: u16) -> u8 {
+    rank_of(cell) * MAX_SIDE + file_of(cell)
+}
+
+/// The cell of a board square index.
+#[inline]
+pub const fn cell_of_index(index: u8) -> u16 {
+    cell(index % MAX_SIDE, index / MAX_SIDE)
 }
 
 /// `a1`, `l12`, `p16`.

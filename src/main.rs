@@ -230,7 +230,7 @@ struct PositionArgs {
 
 impl PositionArgs {
     fn position(&self) -> Result<Position, String> {
-        let game: Arc<Game> = Game::new(acedrex::variant::load(&self.variant)?)?;
+        let game: Arc<Game> = Game::new(acedrex::variant::load(&self.variant)?);
         let mut pos = match &self.fen {
             Some(f) => Position::from_fen(&game, f).map_err(|e| e.to_string())?,
             None => Position::start(&game),

@@ -14,7 +14,7 @@
 
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of, square_name};
-use crate::position::{Move, Position, TYPE_MASK};
+use crate::position::{Kind, Move, MoveKind, Position, Side};
 use crate::rules::GameEnd;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -165,7 +165,7 @@ impl PgnGame {
         let mut pos = self.start.clone();
         for (i, p) in self.plies.iter().enumerate() {
             // The move number stays on the line of its move.
-            let number = if pos.side_to_move() == 0 {
+            let number = if pos.side_to_move() == Side::White {
                 format!("{}. ", pos.fullmove())
             } else if i == 0 {
                 format!("{}... ", pos.fullmove())
@@ -246,11 +246,11 @@ pub fn today() -> String {
 
 // ---- SAN -----------------------------------------------------------------------------------------
 
-fn piece_type(pos: &Position, cell: u16) -> u8 {
-    pos.at(cell) & TYPE_MASK
+fn piece_type(pos: &Position, cell: u16) -> Kind {
+    pos.at(cell).kind()
 }
 
-fn is_pawn(game: &Game, piece_type: u8) -> bool {
+fn is_pawn(game: &Game, piece_type: Kind) -> bool {
     game.variant
         .promotion
         .pawns
@@ -261,7 +261,7 @@ fn is_pawn(game: &Game, piece_type: u8) -> bool {
 pub fn san(pos: &mut Position, m: Move) -> String {
     let game = pos.game().clone();
     let mut s = String::new();
-    if m.kind() == Move::CASTLE {
+    if m.kind() == MoveKind::Castle {
         s += if m.to > m.from { "O-O" } else { "O-O-O" };
     } else {
         let ty = piece_type(pos, m.from);
@@ -273,11 +273,11 @@ pub fn san(pos: &mut Position, m: Move) -> String {
                 o.to == m.to
                     && o.from != m.from
                     && piece_type(pos, o.from) == ty
-                    && o.kind() != Move::CASTLE
+                    && o.kind() != MoveKind::Castle
             })
             .map(|o| o.from)
             .collect();
-        let capture = pos.is_capture(m);
+        let capture = m.is_capture();
         let file = |c: u16| (b'a' + file_of(c)) as char;
         if !pawn {
             s.push(game.letter(ty));
@@ -339,7 +339,7 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
     if let Some(right) = castle {
         return legal
             .into_iter()
-            .find(|m| m.kind() == Move::CASTLE && (m.to > m.from) == right)
+            .find(|m| m.kind() == MoveKind::Castle && (m.to > m.from) == right)
             .ok_or_else(|| format!("`{text}`: no such castling here"));
     }
     let game = pos.game().clone();
@@ -408,7 +408,7 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
     let full_from = from_file.is_some() && from_rank.is_some();
     let cands: Vec<Move> = legal
         .into_iter()
-        .filter(|m| m.to == to && m.kind() != Move::CASTLE)
+        .filter(|m| m.to == to && m.kind() != MoveKind::Castle)
         .filter(|m| {
             let ty = piece_type(pos, m.from);
             match piece {
@@ -543,7 +543,7 @@ fn resolve_variant(
                 .find(|v| v.xboard_name.eq_ignore_ascii_case(&lower))
         })
         .ok_or_else(|| format!("unknown variant `{name}`"))?;
-    let game = Game::new(variant)?;
+    let game = Game::new(variant);
     cache.insert(name.to_string(), game.clone());
     Ok(game)
 }
@@ -637,11 +637,7 @@ pub fn read_games(text: &str, variant: Option<&Arc<Game>>) -> Result<Vec<PgnGame
                         err(format!(
                             "move {} ({}): {e}",
                             pos.fullmove(),
-                            if pos.side_to_move() == 0 {
-                                "White"
-                            } else {
-                                "Black"
-                            }
+                            pos.side_to_move().name()
                         ))
                     })?;
                     pos.make(m);
@@ -668,7 +664,9 @@ mod tests {
     use super::*;
 
     fn acedrex() -> Position {
-        Position::start(&Game::new(crate::variant::builtin("grant-acedrex").unwrap()).unwrap())
+        Position::start(&Game::new(
+            crate::variant::builtin("grant-acedrex").unwrap(),
+        ))
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Game end, read from the variant's rules: checkmate, stalemate with its value, bare king (off,
 //! immediate, with bare-back), repetition and move-count draws; dice rolls.
 
-use crate::position::{Move, Position, TYPE_MASK};
+use crate::position::{Kind, Move, Position, Side};
 use crate::variant::{BareKing, DiceNoMove, Outcome};
 
 /// Who won.
@@ -36,21 +36,20 @@ impl std::fmt::Display for GameEnd {
     }
 }
 
-fn side_wins(side: u8) -> Winner {
-    if side == 0 {
-        Winner::White
-    } else {
-        Winner::Black
+fn side_wins(side: Side) -> Winner {
+    match side {
+        Side::White => Winner::White,
+        Side::Black => Winner::Black,
     }
 }
 
 impl Position {
     /// Whether a side has nothing but royal pieces.
-    pub fn is_bare(&self, side: u8) -> bool {
+    pub fn is_bare(&self, side: Side) -> bool {
         let t = &self.game().tables;
         self.pieces(side)
             .iter()
-            .all(|&c| t.pieces[(self.at(c) & TYPE_MASK) as usize].royal)
+            .all(|&c| t.pieces[self.at(c).kind().index()].royal)
     }
 
     /// How many earlier positions in the game equal this one (same side to move, rights, e.p.).
@@ -70,15 +69,21 @@ impl Position {
     pub fn game_end_with(&self, legal: usize) -> Option<GameEnd> {
         let end = &self.game().variant.end;
         let stm = self.side;
+        if self.royal_lost() {
+            return Some(GameEnd {
+                winner: side_wins(!stm),
+                reason: "royal piece captured",
+            });
+        }
         if legal == 0 {
             if self.in_check() {
                 return Some(GameEnd {
-                    winner: side_wins(stm ^ 1),
+                    winner: side_wins(!stm),
                     reason: "checkmate",
                 });
             }
             let winner = match end.stalemated {
-                Outcome::Loss => side_wins(stm ^ 1),
+                Outcome::Loss => side_wins(!stm),
                 Outcome::Win => side_wins(stm),
                 Outcome::Draw => Winner::Draw,
             };
@@ -87,7 +92,7 @@ impl Position {
                 reason: "stalemate",
             });
         }
-        let (stm_bare, mover_bare) = (self.is_bare(stm), self.is_bare(stm ^ 1));
+        let (stm_bare, mover_bare) = (self.is_bare(stm), self.is_bare(!stm));
         match end.bare_king {
             BareKing::Off => {}
             BareKing::Immediate if stm_bare && mover_bare => {
@@ -98,7 +103,7 @@ impl Position {
             }
             BareKing::Immediate if stm_bare || mover_bare => {
                 return Some(GameEnd {
-                    winner: side_wins(if stm_bare { stm ^ 1 } else { stm }),
+                    winner: side_wins(if stm_bare { !stm } else { stm }),
                     reason: "bare king",
                 });
             }
@@ -143,15 +148,15 @@ impl Position {
         self.game_end_with(legal)
     }
 
-    /// Dice faces of the variant: (face, piece type).
-    pub fn dice_faces(&self) -> Vec<(u8, u8)> {
+    /// Dice faces of the variant: (face, piece kind).
+    pub fn dice_faces(&self) -> Vec<(u8, Kind)> {
         let v = &self.game().variant;
         v.dice
             .as_ref()
             .map(|d| {
                 d.faces
                     .iter()
-                    .filter_map(|&(f, l)| v.piece_index(l).map(|t| (f, t as u8)))
+                    .filter_map(|&(f, l)| v.piece_index(l).map(|t| (f, Kind(t as u8))))
                     .collect()
             })
             .unwrap_or_default()
@@ -168,7 +173,7 @@ impl Position {
         let moves = self.legal_moves();
         moves
             .into_iter()
-            .filter(|m| Some(self.at(m.from) & TYPE_MASK) == ty)
+            .filter(|m| Some(self.at(m.from).kind()) == ty)
             .collect()
     }
 

@@ -93,7 +93,7 @@ proptest! {
     #[test]
     fn compiler_never_panics(text in betza_like()) {
         if let Ok(tree) = betza::parse(&text)
-            && let Err(e) = acedrex::tables::legs::compile(&tree)
+            && let Err(e) = acedrex::legs::compile(&tree)
         {
             prop_assert!(!e.0.is_empty());
         }
@@ -106,12 +106,12 @@ fn snapshots_of_every_shipped_piece() {
         let v = acedrex::variant::builtin(name).expect("shipped");
         let mut text = String::new();
         for p in &v.pieces {
-            let paths = acedrex::tables::legs::compile(&p.betza).expect("compiles");
+            let paths = acedrex::legs::compile(&p.betza).expect("compiles");
             text += &format!(
                 "== {} {} `{}`\nsyntax: {:?}\n",
                 p.letter, p.name, p.betza_text, p.betza
             );
-            text += &acedrex::tables::legs::describe(&paths);
+            text += &acedrex::legs::describe(&paths);
             text += &acedrex::explore::movement_diagram(&p.betza_text, v.files, v.ranks)
                 .expect("diagram");
         }

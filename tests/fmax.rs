@@ -413,7 +413,7 @@ fn import_translates_debian_blocks_faithfully() {
 // ---- the real engines ----------------------------------------------------------------------------
 
 use acedrex::game::Game;
-use acedrex::position::Position;
+use acedrex::position::{Position, Side};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write as _};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -537,17 +537,17 @@ fn engine_legal(
         }
         Setup::Edit => {
             let mut lines = vec!["edit".to_string(), "#".to_string()];
-            for side in [0u8, 1] {
-                if side == 1 {
+            for side in Side::BOTH {
+                if side == Side::Black {
                     lines.push("c".into());
                 }
                 for &c in pos.pieces(side) {
-                    let letter = game.letter(pos.at(c) & acedrex::position::TYPE_MASK);
+                    let letter = game.letter(pos.at(c).kind());
                     lines.push(format!("{letter}{}", engine_square(c, ranks)));
                 }
             }
             lines.push(".".into());
-            if pos.side_to_move() == 1 {
+            if pos.side_to_move() == Side::Black {
                 e.ask(&["black", "force"]);
             }
             let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
@@ -561,7 +561,7 @@ fn engine_legal(
         .collect();
     for &from in pos.pieces(side) {
         for &to in &cells {
-            if to == from || pos.at(to) & acedrex::position::own_bit(side) != 0 {
+            if to == from || pos.at(to).is(side) {
                 continue;
             }
             let text = engine_square(from, ranks) + &engine_square(to, ranks);
@@ -605,18 +605,14 @@ fn random_lines(game: &std::sync::Arc<Game>, n: usize, seed: u64) -> Vec<Vec<Str
                 .filter(|m| {
                     first_choice.is_none()
                         || m.promotion()
-                            .is_none_or(|p| Some(p as usize) == first_choice)
+                            .is_none_or(|p| Some(p.index()) == first_choice)
                 })
                 .collect();
             if moves.is_empty() {
                 break;
             }
             // Prefer captures half the time, so that positions thin out.
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|m| pos.at(m.to) != 0)
-                .collect();
+            let captures: Vec<_> = moves.iter().copied().filter(|m| m.is_capture()).collect();
             let m = if !captures.is_empty() && rng.below(2) == 0 {
                 captures[rng.below(captures.len())]
             } else {
@@ -667,7 +663,7 @@ fn fairymax_plays_the_exported_variants() {
                     "{} not in {listed}",
                     v.xboard_name
                 );
-                let game = Game::new(v.clone()).expect("compiles");
+                let game = Game::new(v.clone());
                 let mut e = Engine::start(FAIRYMAX, path);
                 e.ask(&["xboard", "protover 2"]);
                 let by_file =
@@ -724,7 +720,7 @@ fn shamax_loads_the_exported_variants() {
         if v.name == "courier" {
             continue;
         }
-        let game = Game::new(v.clone()).expect("compiles");
+        let game = Game::new(v.clone());
         let mut pos = Position::start(&game);
         let got = engine_legal(&mut e, &v.xboard_name, &pos, Setup::Moves(&[]), false);
         assert_eq!(got, acedrex_legal(&mut pos), "{} at the start", v.name);
@@ -775,7 +771,7 @@ fn reexported_debian_variants_play_like_the_originals() {
         for v in &variants {
             let (path, debian) = (&path, &debian);
             s.spawn(move || {
-                let game = Game::new(v.clone()).expect("compiles");
+                let game = Game::new(v.clone());
                 let mut ours = Engine::start(FAIRYMAX, path);
                 let mut theirs = Engine::start(FAIRYMAX, debian);
                 // Debian's block names: `cambodian-2` is the second `cambodian` block.

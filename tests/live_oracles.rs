@@ -70,7 +70,9 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
             let plies = 10 + rng.below(50);
             random_walk(&mut pos, &mut rng, plies);
             // Fairy-Stockfish ends shatranj and courier games at a bare king; skip those positions.
-            if pos.is_bare(0) || pos.is_bare(1) {
+            if pos.is_bare(acedrex::position::Side::White)
+                || pos.is_bare(acedrex::position::Side::Black)
+            {
                 continue;
             }
             let fen = pos.fen();

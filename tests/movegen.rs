@@ -5,7 +5,7 @@
 
 mod common;
 
-use acedrex::position::{Position, color_of};
+use acedrex::position::Position;
 use common::{Rng, game};
 
 const VARIANTS: [&str; 8] = [
@@ -31,11 +31,7 @@ fn positions(variant: &str, seed: u64, games: usize, plies: usize) -> Vec<String
                 break;
             }
             // Prefer captures now and then so that positions open up.
-            let caps: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|m| pos.at(m.to) != 0)
-                .collect();
+            let caps: Vec<_> = moves.iter().copied().filter(|m| m.is_capture()).collect();
             let m = if !caps.is_empty() && rng.below(3) == 0 {
                 caps[rng.below(caps.len())]
             } else {
@@ -62,10 +58,10 @@ fn attack_instances_agree_with_generated_captures() {
             for &sq in pos.pieces(defender).to_vec().iter() {
                 let by_generation = moves
                     .iter()
-                    .any(|m| m.to == sq && m.kind() != acedrex::position::Move::CASTLE);
-                assert_eq!(color_of(pos.at(sq)), defender);
+                    .any(|m| m.to == sq && m.kind() != acedrex::position::MoveKind::Castle);
+                assert_eq!(pos.at(sq).side(), defender);
                 assert_eq!(
-                    pos.attacked(sq, defender ^ 1),
+                    pos.attacked(sq, !defender),
                     by_generation,
                     "{variant} {fen}: square {}",
                     acedrex::geometry::square_name(sq)
@@ -88,9 +84,7 @@ fn legality_filter_agrees_with_make_and_test() {
                 .iter()
                 .copied()
                 .filter(|&m| {
-                    if m.kind() == acedrex::position::Move::CASTLE
-                        || m.kind & acedrex::position::Move::INITIAL != 0
-                    {
+                    if m.kind() == acedrex::position::MoveKind::Castle || m.is_initial() {
                         pos.is_legal(m)
                     } else {
                         pos.leaves_royal_safe(m)
@@ -116,7 +110,7 @@ fn tactical_moves_are_the_captures_and_promotions_of_all_moves() {
             pos.pseudo_moves(&mut all);
             let mut want: Vec<_> = all
                 .into_iter()
-                .filter(|&m| m.promo != 0 || pos.is_capture(m))
+                .filter(|&m| m.promotion().is_some() || m.is_capture())
                 .collect();
             let mut got = Vec::new();
             pos.tactical_moves(&mut got);

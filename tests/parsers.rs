@@ -32,7 +32,7 @@ proptest! {
         for variant in ["grant-acedrex", "chess", "courier"] {
             let g = game(variant);
             let _ = Position::from_fen(&g, &text);
-            let mutated = mutate(&g.variant.start_fen, &cuts);
+            let mutated = mutate(&g.variant.start.fen(), &cuts);
             if let Ok(pos) = Position::from_fen(&g, &mutated) {
                 // Whatever loads can be written and read back.
                 prop_assert!(Position::from_fen(&g, &pos.fen()).is_ok(), "{}", pos.fen());

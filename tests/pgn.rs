@@ -164,7 +164,7 @@ fn bad_input_names_the_game_and_move() {
 fn dice_passes_and_rolls_round_trip() {
     let mut v = acedrex::variant::builtin("grant-acedrex").unwrap();
     v = acedrex::play::engine::with_dice(v);
-    let g0 = acedrex::game::Game::new(v).unwrap();
+    let g0 = acedrex::game::Game::new(v);
     let start = Position::start(&g0);
     let mut pos = start.clone();
     let mut g = tagged(PgnGame::new(start));
@@ -227,7 +227,7 @@ fn selfplay_writes_readable_games() {
     );
     let mut v = acedrex::variant::builtin("grant-acedrex").unwrap();
     v = acedrex::play::engine::with_dice(v);
-    let dice_game = acedrex::game::Game::new(v).unwrap();
+    let dice_game = acedrex::game::Game::new(v);
     assert_eq!(read_games(&text, Some(&dice_game)).unwrap().len(), 2);
     std::fs::remove_dir_all(&dir).ok();
 }

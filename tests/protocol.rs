@@ -95,7 +95,7 @@ fn no_info(out: &str) -> String {
 }
 
 fn game(name: &str) -> Arc<Game> {
-    Game::new(acedrex::variant::builtin(name).expect("built-in")).expect("compiles")
+    Game::new(acedrex::variant::builtin(name).expect("built-in"))
 }
 
 /// Hides what depends on the engine's choices (checked separately by replaying the game).

@@ -2,14 +2,14 @@
 //! of every answer, dice.
 
 use acedrex::game::Game;
-use acedrex::position::{Move, Position, TYPE_MASK};
+use acedrex::position::{Move, Position};
 use acedrex::search::{Engine, Info, Limits, Score, SearchResult};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 fn game(name: &str) -> Arc<Game> {
-    Game::new(acedrex::variant::builtin(name).unwrap()).unwrap()
+    Game::new(acedrex::variant::builtin(name).unwrap())
 }
 
 fn search(pos: &Position, limits: Limits) -> SearchResult {
@@ -268,7 +268,7 @@ fn dice_search_respects_the_roll() {
     let v = acedrex::variant::parse_variant("dice-test", text)
         .map_err(|d| acedrex::variant::render(&d))
         .unwrap();
-    let g = Game::new(v).unwrap();
+    let g = Game::new(v);
     let pos = Position::start(&g);
     let mut engine = Engine::new(16, 1);
     let stop = Arc::new(AtomicBool::new(false));
@@ -278,7 +278,7 @@ fn dice_search_respects_the_roll() {
         match r.best {
             Some(m) => {
                 assert!(allowed.contains(&m));
-                assert_eq!(pos.at(m.from) & TYPE_MASK, ty);
+                assert_eq!(pos.at(m.from).kind(), ty);
             }
             None => assert!(allowed.is_empty(), "face {face}"),
         }

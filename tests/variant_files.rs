@@ -40,7 +40,7 @@ fn shipped_files_on_disk_are_valid_and_all_built_in() {
         // The embedded text is the file on disk (include_str!), so both give the same variant.
         let from_disk = variant::load(f.to_str().unwrap()).unwrap();
         let embedded = variant::builtin(stem).unwrap();
-        assert_eq!(from_disk.start_fen, embedded.start_fen);
+        assert_eq!(from_disk.start.fen(), embedded.start.fen());
         assert_eq!(from_disk.pieces.len(), embedded.pieces.len());
     }
     assert_eq!(files.len(), builtin_names().len());

@@ -36,7 +36,7 @@ fn bits(ks: &[u8]) -> Set {
     ks.iter().fold(0, |s, &k| s | 1 << k)
 }
 
-/// Direction letters selecting exactly `set` (bit k = direction index k, as tables::legs numbers
+/// Direction letters selecting exactly `set` (bit k = direction index k, as legs numbers
 /// them: compass for orthogonal, diagonal and K/Q atoms, 0 rf .. 7 lf for oblique ones) of an atom
 /// of `class`; empty when the set is the atom's whole set.
 pub(crate) fn direction_text(class: Class, set: u8) -> String {

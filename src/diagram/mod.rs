@@ -13,8 +13,8 @@ use crate::betza;
 use crate::explore::{Destination, Probe, destinations};
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of};
-use crate::position::{EMPTY, Position, TYPE_MASK, color_of};
-use crate::tables::legs::{self, Cont, Leg, Path};
+use crate::legs::{self, Cont, Leg, Path};
+use crate::position::{Position, Side};
 use std::collections::BTreeMap;
 use svg::{CAPTURE, Canvas, INITIAL, MOVE, Mark};
 
@@ -78,12 +78,12 @@ pub fn diagram(opts: &DiagramOptions) -> Result<String, String> {
         }
         Subject::Betza(b) => movement(b, b, '?', files, ranks, opts.at.as_deref()),
         Subject::Fen(fen) => {
-            let game = Game::new(variant)?;
+            let game = Game::new(variant);
             let pos = Position::from_fen(&game, fen).map_err(|e| e.to_string())?;
             Ok(position(&pos, &format!("{}: {fen}", game.variant.name)))
         }
         Subject::Moves(moves) => {
-            let game = Game::new(variant)?;
+            let game = Game::new(variant);
             let mut pos = Position::start(&game);
             for (i, text) in moves.split_whitespace().enumerate() {
                 let m = crate::pgn::parse_san(&mut pos, text)
@@ -96,7 +96,7 @@ pub fn diagram(opts: &DiagramOptions) -> Result<String, String> {
             ))
         }
         Subject::Start => {
-            let game = Game::new(variant)?;
+            let game = Game::new(variant);
             let pos = Position::start(&game);
             Ok(position(
                 &pos,
@@ -146,19 +146,14 @@ pub fn position(pos: &Position, title: &str) -> String {
     }
     for r in 0..t.ranks {
         for f in 0..t.files {
-            let code = pos.at(crate::geometry::cell(f, r));
-            if code != EMPTY {
-                let letter = t.pieces[(code & TYPE_MASK) as usize].letter;
-                let white = color_of(code) == 0;
+            let piece = pos.at(crate::geometry::cell(f, r));
+            if piece.is_piece() {
                 // Letters as in FEN: upper case White, lower case Black.
+                let white = piece.side() == Side::White;
                 c.piece(
                     i32::from(f),
                     i32::from(r),
-                    if white {
-                        letter
-                    } else {
-                        letter.to_ascii_lowercase()
-                    },
+                    pos.game().piece_char(piece),
                     white,
                 );
             }

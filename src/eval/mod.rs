@@ -5,7 +5,7 @@
 
 use crate::game::Game;
 use crate::geometry::{STRIDE, cell, file_of, rank_of};
-use crate::position::{EMPTY, Move, Position, TYPE_MASK, code, color_of};
+use crate::position::{Kind, Move, MoveKind, Piece, Position, Side};
 use crate::variant::{
     BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
 };
@@ -64,7 +64,7 @@ fn mobility(game: &Arc<Game>, scratch: &mut Position, ty: u8) -> Vec<f64> {
     let (files, ranks) = (game.tables.files, game.tables.ranks);
     let mut out = vec![0.0; SPAN];
     let mut moves = Vec::new();
-    scratch.side = 0;
+    scratch.side = Side::White;
     scratch.ep = 0;
     for f in 0..files {
         let mirrored = f > files - 1 - f;
@@ -80,13 +80,18 @@ fn mobility(game: &Arc<Game>, scratch: &mut Position, ty: u8) -> Vec<f64> {
                         let c = cell(if mirrored { files - 1 - f2 } else { f2 }, r2);
                         scratch.virgin[c as usize] = false;
                         scratch.board[c as usize] = if rng.chance(DENSITY) {
-                            code(u8::from(rng.chance(0.5)), ty)
+                            let side = if rng.chance(0.5) {
+                                Side::Black
+                            } else {
+                                Side::White
+                            };
+                            Piece::new(side, Kind(ty))
                         } else {
-                            EMPTY
+                            Piece::EMPTY
                         };
                     }
                 }
-                scratch.board[from as usize] = code(0, ty);
+                scratch.board[from as usize] = Piece::new(Side::White, Kind(ty));
                 moves.clear();
                 scratch.piece_moves(from, &mut moves);
                 // Promotion choices repeat a destination: count squares, not moves.
@@ -135,13 +140,17 @@ fn scratch(game: &Arc<Game>) -> Position {
 fn calibration() -> (f64, f64) {
     static CAL: OnceLock<(f64, f64)> = OnceLock::new();
     *CAL.get_or_init(|| {
-        let piece = |letter: char, text: &str, royal: bool| PieceDef {
-            letter,
-            name: letter.to_string(),
-            betza_text: text.into(),
-            betza: crate::betza::parse(text).expect("calibration Betza"),
-            royal,
-            value: None,
+        let piece = |letter: char, text: &str, royal: bool| {
+            let betza = crate::betza::parse(text).expect("calibration Betza");
+            PieceDef {
+                letter,
+                name: letter.to_string(),
+                betza_text: text.into(),
+                paths: crate::legs::compile(&betza).expect("calibration Betza compiles"),
+                betza,
+                royal,
+                value: None,
+            }
         };
         let v = Variant {
             name: "calibration".into(),
@@ -156,7 +165,7 @@ fn calibration() -> (f64, f64) {
                 piece('N', "N", false),
                 piece('R', "R", false),
             ],
-            start_fen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(),
+            start: crate::setup::Setup::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("valid"),
             promotion: Promotion {
                 pawns: vec![],
                 zone: 1,
@@ -172,7 +181,7 @@ fn calibration() -> (f64, f64) {
             },
             dice: None,
         };
-        let game = Game::new(v).expect("calibration variant");
+        let game = Game::new(v);
         let mut s = scratch(&game);
         let n = board_mean(&game, &mobility(&game, &mut s, 1));
         let r = board_mean(&game, &mobility(&game, &mut s, 2));
@@ -192,13 +201,13 @@ fn value_from_mobility(m: f64) -> i32 {
 fn promotion_distance(
     game: &Arc<Game>,
     scratch: &mut Position,
-    ty: u8,
-    side: u8,
+    ty: Kind,
+    side: Side,
     value: &[i32],
 ) -> Vec<(u8, i32)> {
     let (files, ranks) = (game.tables.files, game.tables.ranks);
-    let promos = &game.tables.promotions[side as usize];
-    let best_promo = |c: u16| promos[c as usize].iter().map(|&t| value[t as usize]).max();
+    let promos = &game.tables.promotions[side.index()];
+    let best_promo = |c: u16| promos[c as usize].iter().map(|&t| value[t.index()]).max();
     let mut out = vec![(u8::MAX, 0); SPAN];
     // Successors on the empty board, for a BFS from every cell.
     let mut succ: Vec<Vec<u16>> = vec![Vec::new(); SPAN];
@@ -207,17 +216,17 @@ fn promotion_distance(
     for f in 0..files {
         for r in 0..ranks {
             let c = cell(f, r);
-            scratch.board[c as usize] = EMPTY;
+            scratch.board[c as usize] = Piece::EMPTY;
             scratch.virgin[c as usize] = false;
         }
     }
     for f in 0..files {
         for r in 0..ranks {
             let from = cell(f, r);
-            scratch.board[from as usize] = code(side, ty);
+            scratch.board[from as usize] = Piece::new(side, ty);
             moves.clear();
             scratch.piece_moves(from, &mut moves);
-            scratch.board[from as usize] = EMPTY;
+            scratch.board[from as usize] = Piece::EMPTY;
             succ[(from - BASE) as usize] = moves.iter().map(|m| m.to).collect();
         }
     }
@@ -296,8 +305,10 @@ impl EvalTables {
             for side in 0..2usize {
                 let m = &mob[ty][side];
                 let mean = board_mean(game, m).max(0.5);
-                let promo = pawn[ty]
-                    .then(|| promotion_distance(game, &mut s, ty as u8, side as u8, &value));
+                let promo = pawn[ty].then(|| {
+                    let (k, side) = (Kind(ty as u8), Side::from_index(side));
+                    promotion_distance(game, &mut s, k, side, &value)
+                });
                 for f in 0..files {
                     for r in 0..ranks {
                         let c = cell(f, r);
@@ -333,9 +344,10 @@ impl EvalTables {
             }
         }
         let start = scratch(game);
-        let phase_total = (0..2)
-            .flat_map(|side| start.pieces(side).iter().map(move |&c| (side, c)))
-            .map(|(_, c)| (start.at(c) & TYPE_MASK) as usize)
+        let phase_total = Side::BOTH
+            .iter()
+            .flat_map(|&side| start.pieces(side).iter())
+            .map(|&c| start.at(c).kind().index())
             .filter(|&ty| !pawn[ty] && !royal[ty])
             .map(|ty| value[ty])
             .sum::<i32>()
@@ -354,9 +366,9 @@ impl EvalTables {
 
     /// Piece-square entry (material included) of a piece code on a cell: (middlegame, endgame).
     #[inline]
-    pub fn psq(&self, side: u8, ty: u8, c: u16) -> (i32, i32) {
+    pub fn psq(&self, side: Side, kind: Kind, c: u16) -> (i32, i32) {
         let (mg, eg) =
-            self.psq[(side as usize * self.types + ty as usize) * SPAN + (c - BASE) as usize];
+            self.psq[(side.index() * self.types + kind.index()) * SPAN + (c - BASE) as usize];
         (mg as i32, eg as i32)
     }
 
@@ -388,71 +400,54 @@ impl EvalTables {
     /// The evaluation terms of a position, from scratch.
     pub fn state(&self, pos: &Position) -> EvalState {
         let mut st = EvalState::default();
-        let kings = [pos.royal_square(0), pos.royal_square(1)];
-        for side in 0..2usize {
-            for &c in pos.pieces(side as u8) {
-                let ty = pos.at(c) & TYPE_MASK;
-                st.add(self, side, ty as usize, c, kings);
+        let kings = [pos.royal_square(Side::White), pos.royal_square(Side::Black)];
+        for side in Side::BOTH {
+            for &c in pos.pieces(side) {
+                st.add(self, side.index(), pos.at(c).kind().index(), c, kings);
             }
         }
         st
     }
 
-    /// The terms after `m`, made in `pos`, from those before it: `moved` is the piece code that
-    /// stood on `m.from`, `captured` the code taken on `captured_at` (0 if none). Royal moves and
-    /// castling change the king terms of many pieces: those recompute from scratch.
-    pub fn update(
-        &self,
-        pos: &Position,
-        prev: &EvalState,
-        m: Move,
-        moved: u8,
-        captured: u8,
-        captured_at: u16,
-    ) -> EvalState {
-        let t_before = (moved & TYPE_MASK) as usize;
-        if m.kind() == Move::CASTLE || m.promotion().is_some_and(|t| self.royal[t as usize]) {
+    /// The terms after `m`, made in `pos`, from those before it: `moved` is the piece that stood
+    /// on `m.from`. Royal moves and castling change the king terms of many pieces: those recompute
+    /// from scratch.
+    pub fn update(&self, pos: &Position, prev: &EvalState, m: Move, moved: Piece) -> EvalState {
+        let t_before = moved.kind();
+        if m.kind() == MoveKind::Castle || m.promotion().is_some_and(|t| self.royal[t.index()]) {
             return self.state(pos);
         }
-        let side = color_of(moved) as usize;
-        let kings = [pos.royal_square(0), pos.royal_square(1)];
+        let mover = moved.side();
+        let side = mover.index();
+        let kings = [pos.royal_square(Side::White), pos.royal_square(Side::Black)];
         let mut st = *prev;
-        if self.royal[t_before] {
+        let captured = m.captured();
+        if self.royal[t_before.index()] {
             // Only the mover's king terms depend on where its royal piece stands: recount those.
-            let (a, b) = self.psq(side as u8, t_before as u8, m.from);
-            let (c, d) = self.psq(side as u8, t_before as u8, m.to);
+            let (a, b) = self.psq(mover, t_before, m.from);
+            let (c, d) = self.psq(mover, t_before, m.to);
             st.mg[side] += c - a;
             st.eg[side] += d - b;
-            if captured != EMPTY {
-                st.remove(
-                    self,
-                    side ^ 1,
-                    (captured & TYPE_MASK) as usize,
-                    captured_at,
-                    kings,
-                );
+            if m.is_capture() {
+                let (cs, ck) = (captured.side().index(), captured.kind().index());
+                st.remove(self, cs, ck, m.captured_at(), kings);
             }
             let king = kings[side];
             st.danger[side] = 0;
-            for &c in pos.pieces(side as u8 ^ 1) {
-                st.danger[side] += self.danger((pos.at(c) & TYPE_MASK) as usize, c, king);
+            for &c in pos.pieces(!mover) {
+                st.danger[side] += self.danger(pos.at(c).kind().index(), c, king);
             }
             st.shield[side] = 0;
-            for &c in pos.pieces(side as u8) {
-                st.shield[side] += self.shields((pos.at(c) & TYPE_MASK) as usize, c, king);
+            for &c in pos.pieces(mover) {
+                st.shield[side] += self.shields(pos.at(c).kind().index(), c, king);
             }
             return st;
         }
-        st.remove(self, side, t_before, m.from, kings);
-        st.add(self, side, (pos.at(m.to) & TYPE_MASK) as usize, m.to, kings);
-        if captured != EMPTY {
-            st.remove(
-                self,
-                side ^ 1,
-                (captured & TYPE_MASK) as usize,
-                captured_at,
-                kings,
-            );
+        st.remove(self, side, t_before.index(), m.from, kings);
+        st.add(self, side, pos.at(m.to).kind().index(), m.to, kings);
+        if m.is_capture() {
+            let (cs, ck) = (captured.side().index(), captured.kind().index());
+            st.remove(self, cs, ck, m.captured_at(), kings);
         }
         st
     }
@@ -461,11 +456,14 @@ impl EvalTables {
     pub fn finish(&self, pos: &Position, st: &EvalState) -> i32 {
         let phase = st.phase.min(self.phase_total);
         let mut score = 0;
+        // In i64: a board packed with pieces overflows the products in i32.
+        let (phase, total) = (phase as i64, self.phase_total as i64);
         for side in 0..2 {
-            let mg = st.mg[side] - (st.danger[side] * st.danger[side] / 4).min(400)
-                + 8 * st.shield[side].min(3);
-            let s = (mg * phase + st.eg[side] * (self.phase_total - phase)) / self.phase_total;
-            score += if side == 0 { s } else { -s };
+            let danger = st.danger[side] as i64;
+            let mg = st.mg[side] as i64 - (danger * danger / 4).min(400)
+                + 8 * st.shield[side].min(3) as i64;
+            let s = (mg * phase + st.eg[side] as i64 * (total - phase)) / total;
+            score += if side == 0 { s } else { -s } as i32;
         }
         if self.bare_king {
             // Pieces are worth more when losing the last one loses the game.
@@ -476,11 +474,7 @@ impl EvalTables {
                 }
             }
         }
-        (if pos.side_to_move() == 0 {
-            score
-        } else {
-            -score
-        }) + TEMPO
+        score * pos.side_to_move().sign() + TEMPO
     }
 }
 
@@ -522,7 +516,7 @@ impl EvalState {
         kings: [u16; 2],
         sign: i32,
     ) {
-        let (a, b) = et.psq(side as u8, t as u8, c);
+        let (a, b) = et.psq(Side::from_index(side), Kind(t as u8), c);
         self.mg[side] += sign * a;
         self.eg[side] += sign * b;
         if et.royal[t] {
@@ -558,7 +552,7 @@ mod tests {
     #[test]
     fn start_positions_are_balanced() {
         for name in crate::variant::builtin_names() {
-            let game = Game::new(crate::variant::builtin(name).unwrap()).unwrap();
+            let game = Game::new(crate::variant::builtin(name).unwrap());
             let et = EvalTables::new(&game);
             assert_eq!(et.evaluate(&Position::start(&game)), TEMPO, "{name}");
         }
@@ -576,7 +570,7 @@ mod tests {
     fn incremental_matches_full() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for name in crate::variant::builtin_names() {
-            let game = Game::new(crate::variant::builtin(name).unwrap()).unwrap();
+            let game = Game::new(crate::variant::builtin(name).unwrap());
             let et = EvalTables::new(&game);
             for _ in 0..3 {
                 let mut pos = Position::start(&game);
@@ -591,9 +585,8 @@ mod tests {
                     seed ^= seed << 17;
                     let m = moves[seed as usize % moves.len()];
                     let moved = pos.at(m.from);
-                    let (at, captured) = pos.capture_of(m);
                     pos.make(m);
-                    st = et.update(&pos, &st, m, moved, captured, at);
+                    st = et.update(&pos, &st, m, moved);
                     assert_eq!(st, et.state(&pos), "{name}: {}", pos.fen());
                 }
             }

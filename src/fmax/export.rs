@@ -1,13 +1,13 @@
 //! acedrex variants → one `fmax.ini` that Fairy-Max and ShaMax load (xbetza.md §5).
 //!
-//! Each piece is compiled to its leg trees (tables::legs) and every tree becomes rays by §5.9. What
+//! Each piece is compiled to its leg trees (legs) and every tree becomes rays by §5.9. What
 //! Fairy-Max cannot say is an error naming the variant and piece; where a close approximation exists
 //! (end rules, a start position that is not "back rank + full pawn rank") it is a warning.
 
 use super::rays::{Ray, step_of};
 use crate::betza;
 use crate::explore::{Probe, destinations};
-use crate::tables::legs::{self, Cont, Leg, Path, Stop};
+use crate::legs::{self, Cont, Leg, Path, Stop};
 use crate::variant::{BareKing, Outcome, PieceDef, PromotionTarget, Variant};
 use std::fmt::Write;
 
@@ -466,31 +466,11 @@ struct Setup {
 
 /// The start position's ranks, rank 1 first: each a list of (piece index, white) per file.
 fn placement(v: &Variant) -> Vec<Vec<Option<(usize, bool)>>> {
-    let field = v.start_fen.split_whitespace().next().unwrap_or("");
-    let mut ranks: Vec<Vec<Option<(usize, bool)>>> = field
-        .split('/')
-        .map(|row| {
-            let mut out = Vec::new();
-            let mut digits = String::new();
-            for c in row.chars() {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                if !digits.is_empty() {
-                    out.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
-                    digits.clear();
-                }
-                out.push(v.piece_index(c).map(|i| (i, c.is_ascii_uppercase())));
-            }
-            if !digits.is_empty() {
-                out.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
-            }
-            out.resize(v.files as usize, None);
-            out
-        })
-        .collect();
-    ranks.reverse();
+    let mut ranks = vec![vec![None; v.files as usize]; v.ranks as usize];
+    for ((f, r), p) in v.start.squares() {
+        let white = p.side == crate::side::Side::White;
+        ranks[r as usize][f as usize] = v.piece_index(p.letter).map(|i| (i, white));
+    }
     ranks
 }
 

@@ -808,7 +808,7 @@ fn bracket_text(l1: i32, l2: i32, pairs: &[Bent]) -> Result<String, String> {
             let _ = write!(out, "[{m1}{atom_text}{sep}{m2}{}]", second(diag));
             continue;
         }
-        // Per first step: the turn relative to its own direction index (tables::legs numbering).
+        // Per first step: the turn relative to its own direction index (legs numbering).
         let mut groups: BTreeMap<u8, u8> = BTreeMap::new(); // relative turns -> set of first-step indices
         let mut by_u: BTreeMap<u8, u8> = BTreeMap::new();
         for &(u, k) in &have {

@@ -3,9 +3,11 @@
 //! the move). Knows no piece and no variant by name.
 
 use crate::geometry::{STRIDE, file_of};
-use crate::position::{EMPTY, Move, OFF, Position, TYPE_MASK, enemy_bit, own_bit};
+use crate::piece::{Kind, enemy_mask, own_mask};
+use crate::position::{Move, MoveKind, Piece, Position, Side};
 use crate::tables::exec::DIFF_SIZE;
 use crate::tables::{Cont, DIFF_BASE, Stop, XLeg};
+use std::ops::Not;
 
 pub mod perft;
 mod text;
@@ -13,32 +15,31 @@ pub use text::MoveError;
 
 /// Whether a cell's content allows a move to end there.
 #[inline(always)]
-fn may_stop(content: u8, stop: u8, own: u8, enemy: u8) -> bool {
-    (content == EMPTY && stop & Stop::EMPTY != 0)
-        || (content & enemy != 0 && stop & Stop::ENEMY != 0)
-        || (content & own != 0 && stop & Stop::OWN != 0)
+fn may_stop(content: Piece, stop: u8, own: u8, enemy: u8) -> bool {
+    (content.is_empty() && stop & Stop::EMPTY != 0)
+        || (content.bits() & enemy != 0 && stop & Stop::ENEMY != 0)
+        || (content.bits() & own != 0 && stop & Stop::OWN != 0)
 }
 
 impl Position {
     /// All pseudo-legal moves of the side to move (legality of the royal piece not yet checked).
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        for i in 0..self.pcount[self.side as usize] as usize {
-            let from = self.plist[self.side as usize][i];
+        if self.royal_lost() {
+            return;
+        }
+        for i in 0..self.pcount[self.side.index()] as usize {
+            let from = self.plist[self.side.index()][i];
             self.piece_moves(from, out);
         }
     }
 
-    /// Does `m` capture (on its destination, or en passant)?
-    #[inline]
-    pub fn is_capture(&self, m: Move) -> bool {
-        m.kind() == Move::EN_PASSANT
-            || (m.kind() != Move::CASTLE && self.board[m.to as usize] & enemy_bit(self.side) != 0)
-    }
-
     /// Pseudo-legal captures and promotions of the side to move (quiescence search).
     pub fn tactical_moves(&self, out: &mut Vec<Move>) {
-        for i in 0..self.pcount[self.side as usize] as usize {
-            let from = self.plist[self.side as usize][i];
+        if self.royal_lost() {
+            return;
+        }
+        for i in 0..self.pcount[self.side.index()] as usize {
+            let from = self.plist[self.side.index()][i];
             self.generate::<false>(from, out);
         }
     }
@@ -52,45 +53,35 @@ impl Position {
     #[inline(always)]
     fn generate<const QUIET: bool>(&self, from: u16, out: &mut Vec<Move>) {
         let side = self.side;
-        let (own, enemy) = (own_bit(side), enemy_bit(side));
-        let ty = self.board[from as usize] & TYPE_MASK;
+        let (own, enemy) = (own_mask(side), enemy_mask(side));
+        let kind = self.board[from as usize].kind();
         let game = self.game();
-        let piece = &game.tables.pieces[ty as usize];
-        let prog = &piece.program[side as usize];
+        let piece = &game.tables.pieces[kind.index()];
+        let prog = &piece.program[side.index()];
         let start = out.len();
         let promotes = piece.pawn;
-        let push = |out: &mut Vec<Move>, to: u16, kind: u8, extra: u16| {
+        let push = |out: &mut Vec<Move>, to: u16, mk: MoveKind, extra: u16| {
             let promoting =
-                promotes && !game.tables.promotions[side as usize][to as usize].is_empty();
-            if !QUIET
-                && self.board[to as usize] & enemy == 0
-                && kind != Move::EN_PASSANT
-                && !promoting
-            {
+                promotes && !game.tables.promotions[side.index()][to as usize].is_empty();
+            let captured = if mk == MoveKind::EnPassant {
+                self.board[extra as usize]
+            } else {
+                self.board[to as usize]
+            };
+            if !QUIET && captured.bits() & enemy == 0 && !promoting {
                 return;
             }
-            if promotes {
-                let choices = &game.tables.promotions[side as usize][to as usize];
-                if !choices.is_empty() {
-                    for &t in choices {
-                        out.push(Move {
-                            from,
-                            to,
-                            extra,
-                            promo: t + 1,
-                            kind,
-                        });
-                    }
-                    return;
+            let m = Move::new(from, to, mk)
+                .with_extra(extra)
+                .with_capture(captured)
+                .by_pawn(promotes);
+            if promoting {
+                for &k in &game.tables.promotions[side.index()][to as usize] {
+                    out.push(m.with_promotion(Some(k)));
                 }
+                return;
             }
-            out.push(Move {
-                from,
-                to,
-                extra,
-                promo: 0,
-                kind,
-            });
+            out.push(m);
         };
         // Captures only (and not a pawn that may promote on an empty square): never stop on empty.
         let keep = if QUIET || promotes {
@@ -102,33 +93,33 @@ impl Position {
             let to = (from as i16 + off) as u16;
             let c = self.board[to as usize];
             if may_stop(c, stop & keep, own, enemy) {
-                push(out, to, Move::NORMAL, 0);
+                push(out, to, MoveKind::Normal, 0);
             } else if stop & Stop::EP != 0 && to == self.ep && self.ep != 0 {
-                push(out, to, Move::EN_PASSANT, self.ep_victim);
+                push(out, to, MoveKind::EnPassant, self.ep_victim);
             }
         }
         for &(off, max, stop) in &prog.slides {
             self.ride(from, off, max, stop & keep, own, enemy, |to| {
-                push(out, to, Move::NORMAL, 0)
+                push(out, to, MoveKind::Normal, 0)
             });
         }
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
             let c = self.board[first as usize];
             if may_stop(c, b.stop & keep, own, enemy) {
-                push(out, first, Move::NORMAL, 0);
+                push(out, first, MoveKind::Normal, 0);
             }
-            if c != EMPTY {
+            if !c.is_empty() {
                 continue;
             }
             for &(off, max, stop) in &b.slides {
                 self.ride(first, off, max, stop & keep, own, enemy, |to| {
-                    push(out, to, Move::NORMAL, 0)
+                    push(out, to, MoveKind::Normal, 0)
                 });
             }
         }
         if !prog.complex.is_empty() || (!prog.initial.is_empty() && self.virgin[from as usize]) {
-            let promotions = promotes.then(|| &game.tables.promotions[side as usize][..]);
+            let promotions = promotes.then(|| &game.tables.promotions[side.index()][..]);
             let mut walker = Walker {
                 pos: self,
                 from,
@@ -137,14 +128,14 @@ impl Position {
                 legs: &prog.legs,
                 out,
                 promotions,
-                flag: 0,
+                initial: false,
                 quiet: QUIET,
             };
             for &root in &prog.complex {
                 walker.leg(root, from);
             }
             if self.virgin[from as usize] {
-                walker.flag = Move::INITIAL;
+                walker.initial = true;
                 for &root in &prog.initial {
                     walker.leg(root, from);
                 }
@@ -160,10 +151,7 @@ impl Position {
             tail.sort_unstable();
             let mut keep = start;
             for i in start..out.len() {
-                if i == start
-                    || (out[i].to, out[i].promo, out[i].kind)
-                        != (out[keep - 1].to, out[keep - 1].promo, out[keep - 1].kind)
-                {
+                if i == start || out[i].same_target(out[keep - 1]).not() {
                     out[keep] = out[i];
                     keep += 1;
                 }
@@ -190,7 +178,7 @@ impl Position {
         loop {
             to += off;
             let c = self.board[to as usize];
-            if c != EMPTY {
+            if c.is_occupied() {
                 if may_stop(c, stop, own, enemy) {
                     emit(to as u16);
                 }
@@ -210,37 +198,31 @@ impl Position {
         let dir = dir as i16;
         let mut sq = from as i16 + dir;
         let mut dist = 1;
-        while self.board[sq as usize] == EMPTY {
+        while self.board[sq as usize].is_empty() {
             sq += dir;
             dist += 1;
         }
         let c = self.board[sq as usize];
         // The partner: an own unmoved piece in the corner, beyond the king's landing square.
-        if c & own == 0
+        if c.bits() & own == 0
             || !self.virgin[sq as usize]
-            || self.board[(sq + dir) as usize] != OFF
+            || !self.board[(sq + dir) as usize].is_off()
             || dist <= n as i16
         {
             return;
         }
         let to = (from as i16 + dir * n as i16) as u16;
-        out.push(Move {
-            from,
-            to,
-            extra: sq as u16,
-            promo: 0,
-            kind: Move::CASTLE,
-        });
+        out.push(Move::new(from, to, MoveKind::Castle).with_extra(sq as u16));
     }
 
     /// Is `target` attacked by a piece of `by`?
-    pub fn attacked(&self, target: u16, by: u8) -> bool {
+    pub fn attacked(&self, target: u16, by: Side) -> bool {
         let flat = &self.game().tables.flat_attacks;
-        let base = by as usize * flat.types;
+        let base = by.index() * flat.types;
         let diff = target as i16 + DIFF_BASE;
-        for i in 0..self.pcount[by as usize] as usize {
-            let a = self.plist[by as usize][i];
-            let key = base + (self.board[a as usize] & TYPE_MASK) as usize;
+        for i in 0..self.pcount[by.index()] as usize {
+            let a = self.plist[by.index()][i];
+            let key = base + self.board[a as usize].kind().index();
             let entry = flat.index[key * DIFF_SIZE + (diff - a as i16) as usize];
             if entry == 0 {
                 if flat.by_generation[key] && self.attacks_by_generation(a, target, by) {
@@ -258,11 +240,10 @@ impl Position {
                 let (empty, occupied) = offs.split_at(inst.empty as usize);
                 if empty
                     .iter()
-                    .all(|&o| self.board[(a as i16 + o) as usize] == EMPTY)
-                    && occupied.iter().all(|&o| {
-                        let c = self.board[(a as i16 + o) as usize];
-                        c != EMPTY && c != OFF
-                    })
+                    .all(|&o| self.board[(a as i16 + o) as usize].is_empty())
+                    && occupied
+                        .iter()
+                        .all(|&o| self.board[(a as i16 + o) as usize].is_piece())
                 {
                     return true;
                 }
@@ -272,33 +253,34 @@ impl Position {
     }
 
     /// Slow path for pieces whose attacks depend on where they stand (cylinder boards).
-    fn attacks_by_generation(&self, from: u16, target: u16, by: u8) -> bool {
+    /// Whatever stands on `target` now, the question is whether a piece of the other side there
+    /// could be taken: the clone puts one there.
+    fn attacks_by_generation(&self, from: u16, target: u16, by: Side) -> bool {
         let mut p = self.clone();
         p.side = by;
+        p.board[target as usize] = Piece::new(!by, Kind(0));
         let mut moves = Vec::new();
         p.piece_moves(from, &mut moves);
-        moves.iter().any(|m| {
-            m.to == target
-                && m.kind() != Move::CASTLE
-                && self.board[target as usize] & own_bit(by ^ 1) != 0
-        })
+        moves
+            .iter()
+            .any(|m| m.to == target && m.kind() != MoveKind::Castle && m.is_capture())
     }
 
     /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
-        self.royal[self.side as usize] != 0
-            && self.attacked(self.royal[self.side as usize], self.side ^ 1)
+        self.royal[self.side.index()] != 0
+            && self.attacked(self.royal[self.side.index()], !self.side)
     }
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
     pub fn is_legal(&mut self, m: Move) -> bool {
         let side = self.side;
-        let royal_moves = m.from == self.royal[side as usize];
-        if m.kind() == Move::CASTLE && !self.game().tables.castle_through_check {
+        let royal_moves = m.from == self.royal[side.index()];
+        if m.kind() == MoveKind::Castle && !self.game().tables.castle_through_check {
             let dir: i16 = if m.to > m.from { 1 } else { -1 };
             let mut sq = m.from as i16;
             loop {
-                if self.attacked(sq as u16, side ^ 1) {
+                if self.attacked(sq as u16, !side) {
                     return false;
                 }
                 if sq == m.to as i16 {
@@ -307,24 +289,24 @@ impl Position {
                 sq += dir;
             }
         }
-        if royal_moves && m.kind & Move::INITIAL != 0 && self.game().tables.royal_initial_safe {
-            if self.attacked(m.from, side ^ 1) {
+        if royal_moves && m.is_initial() && self.game().tables.royal_initial_safe {
+            if self.attacked(m.from, !side) {
                 return false;
             }
             let (dx, dy) = crate::geometry::delta(m.from, m.to);
             if dx % 2 == 0 && dy % 2 == 0 {
                 let mid = (m.from as i16 + (dx / 2) as i16 + (dy / 2) as i16 * STRIDE) as u16;
-                if self.attacked(mid, side ^ 1) {
+                if self.attacked(mid, !side) {
                     return false;
                 }
             }
         }
-        if royal_moves && m.kind() == Move::NORMAL {
+        if royal_moves && m.kind() == MoveKind::Normal {
             // Only the royal piece moves: test its new square with the old one vacated. A piece
             // captured there cannot attack its own square.
             let king = self.board[m.from as usize];
-            self.board[m.from as usize] = EMPTY;
-            let attacked = self.attacked(m.to, side ^ 1);
+            self.board[m.from as usize] = Piece::EMPTY;
+            let attacked = self.attacked(m.to, !side);
             self.board[m.from as usize] = king;
             return !attacked;
         }
@@ -335,8 +317,8 @@ impl Position {
     pub fn leaves_royal_safe(&mut self, m: Move) -> bool {
         let side = self.side;
         self.make(m);
-        let royal = self.royal[side as usize];
-        let ok = royal == 0 || !self.attacked(royal, side ^ 1);
+        let royal = self.royal[side.index()];
+        let ok = royal == 0 || !self.attacked(royal, !side);
         self.unmake();
         ok
     }
@@ -362,15 +344,15 @@ impl Position {
             n_fill: 0,
         };
         let side = self.side;
-        let king = self.royal[side as usize];
+        let king = self.royal[side.index()];
         if king == 0 {
             return ctx;
         }
-        let by = side ^ 1;
+        let by = !side;
         let pieces = &self.game().tables.pieces;
-        for i in 0..self.pcount[by as usize] as usize {
-            let a = self.plist[by as usize][i];
-            let table = &pieces[(self.board[a as usize] & TYPE_MASK) as usize].attacks[by as usize];
+        for i in 0..self.pcount[by.index()] as usize {
+            let a = self.plist[by.index()][i];
+            let table = &pieces[self.board[a as usize].kind().index()].attacks[by.index()];
             if table.by_generation {
                 ctx.test_all = true;
                 continue;
@@ -386,8 +368,8 @@ impl Position {
                 for &o in inst.empty.iter() {
                     let sq = (a as i16 + o) as u16;
                     let c = self.board[sq as usize];
-                    if c != EMPTY {
-                        if c & own_bit(side) != 0 && vacate.is_none() {
+                    if c.is_occupied() {
+                        if c.is(side) && vacate.is_none() {
                             vacate = Some(sq);
                         } else {
                             other += 1;
@@ -397,9 +379,9 @@ impl Position {
                 for &o in inst.occupied.iter() {
                     let sq = (a as i16 + o) as u16;
                     let c = self.board[sq as usize];
-                    if c == EMPTY && fill.is_none() {
+                    if c.is_empty() && fill.is_none() {
                         fill = Some(sq);
-                    } else if c == EMPTY || c == OFF {
+                    } else if !c.is_piece() {
                         other += 1;
                     }
                 }
@@ -422,7 +404,7 @@ impl Position {
 
     /// Legality with a node's context: only moves that could expose the royal piece are played out.
     pub fn is_legal_with(&mut self, m: Move, ctx: &Legality) -> bool {
-        !ctx.needs_test(m, self.royal[self.side as usize]) || self.is_legal(m)
+        !ctx.needs_test(m, self.royal[self.side.index()]) || self.is_legal(m)
     }
 }
 
@@ -444,7 +426,7 @@ impl Legality {
     pub fn needs_test(&self, m: Move, royal: u16) -> bool {
         self.check
             || self.test_all
-            || !matches!(m.kind(), Move::NORMAL | Move::SETS_EP)
+            || !matches!(m.kind(), MoveKind::Normal | MoveKind::SetsEp)
             || m.from == royal
             || self.vacate[..self.n_vacate as usize].contains(&m.from)
             || self.fill[..self.n_fill as usize].contains(&m.to)
@@ -478,53 +460,46 @@ struct Walker<'a> {
     legs: &'a [XLeg],
     out: &'a mut Vec<Move>,
     /// Promotion choices per cell, for pawns.
-    promotions: Option<&'a [Vec<u8>]>,
-    /// `Move::INITIAL` while running initial-only paths.
-    flag: u8,
+    promotions: Option<&'a [Vec<Kind>]>,
+    /// Running initial-only paths.
+    initial: bool,
     /// Emit quiet moves too (else only captures and promotions).
     quiet: bool,
 }
 
 impl Walker<'_> {
-    fn push(&mut self, to: u16, kind: u8, extra: u16) {
+    fn push(&mut self, to: u16, kind: MoveKind, extra: u16) {
         let promoting = self.promotions.is_some_and(|p| !p[to as usize].is_empty());
-        if !self.quiet
-            && self.pos.board[to as usize] & self.enemy == 0
-            && kind != Move::EN_PASSANT
-            && !promoting
-        {
+        let captured = if kind == MoveKind::EnPassant {
+            self.pos.board[extra as usize]
+        } else {
+            self.content(to as i16)
+        };
+        if !self.quiet && captured.bits() & self.enemy == 0 && !promoting {
             return;
         }
-        let kind = kind | self.flag;
+        let m = Move::new(self.from, to, kind)
+            .with_extra(extra)
+            .with_capture(captured)
+            .initial_path(self.initial)
+            .by_pawn(self.promotions.is_some());
         if let Some(p) = self.promotions {
             let choices = &p[to as usize];
             if !choices.is_empty() {
-                for &t in choices {
-                    self.out.push(Move {
-                        from: self.from,
-                        to,
-                        extra,
-                        promo: t + 1,
-                        kind,
-                    });
+                for &k in choices {
+                    self.out.push(m.with_promotion(Some(k)));
                 }
                 return;
             }
         }
-        self.out.push(Move {
-            from: self.from,
-            to,
-            extra,
-            promo: 0,
-            kind,
-        });
+        self.out.push(m);
     }
 
     /// The origin counts as empty during its own move.
     #[inline]
-    fn content(&self, sq: i16) -> u8 {
+    fn content(&self, sq: i16) -> Piece {
         if sq as u16 == self.from {
-            EMPTY
+            Piece::EMPTY
         } else {
             self.pos.board[sq as usize]
         }
@@ -533,13 +508,13 @@ impl Walker<'_> {
     fn step(&self, leg: &XLeg, sq: i16) -> Option<i16> {
         if !leg.cylinder {
             let n = sq + leg.step;
-            return (self.pos.board[n as usize] != OFF).then_some(n);
+            return (!self.pos.board[n as usize].is_off()).then_some(n);
         }
         let files = self.pos.game().tables.files as i16;
         let f = file_of(sq as u16) as i16;
         let nf = (f + leg.dx as i16).rem_euclid(files);
         let n = sq + (nf - f) + leg.dy as i16 * STRIDE;
-        (self.pos.board[n as usize] != OFF).then_some(n)
+        (!self.pos.board[n as usize].is_off()).then_some(n)
     }
 
     fn leg(&mut self, index: u16, start: u16) {
@@ -553,7 +528,7 @@ impl Walker<'_> {
             };
             sq = next;
             n += 1;
-            if leg.cylinder && sq as u16 == self.from {
+            if leg.cylinder && (sq as u16 == self.from || sq as u16 == start) {
                 return; // came all the way round
             }
             if n > leg.skip {
@@ -561,37 +536,37 @@ impl Walker<'_> {
                 let lame_ok = leg
                     .lame
                     .iter()
-                    .all(|&o| self.content(start as i16 + o) == EMPTY)
-                    && leg.jump.iter().all(|&o| {
-                        let c = self.content(start as i16 + o);
-                        c != EMPTY && c != OFF
-                    });
+                    .all(|&o| self.content(start as i16 + o).is_empty())
+                    && leg
+                        .jump
+                        .iter()
+                        .all(|&o| self.content(start as i16 + o).is_piece());
                 if !lame_ok {
                     return;
                 }
                 if leg.stop != 0 {
                     if may_stop(c, leg.stop, self.own, self.enemy) {
-                        let (kind, extra) = if leg.sets_ep && c == EMPTY {
+                        let (kind, extra) = if leg.sets_ep && c.is_empty() {
                             (
-                                Move::SETS_EP,
+                                MoveKind::SetsEp,
                                 (start as i16 + leg.lame.first().copied().unwrap_or(0)) as u16,
                             )
                         } else {
-                            (Move::NORMAL, 0)
+                            (MoveKind::Normal, 0)
                         };
                         self.push(sq as u16, kind, extra);
                     } else if leg.stop & Stop::EP != 0
-                        && c == EMPTY
+                        && c.is_empty()
                         && sq as u16 == self.pos.ep
                         && self.pos.ep != 0
                     {
-                        self.push(sq as u16, Move::EN_PASSANT, self.pos.ep_victim);
+                        self.push(sq as u16, MoveKind::EnPassant, self.pos.ep_victim);
                     }
                 }
                 let go_on = match leg.cont {
                     Cont::Never => false,
-                    Cont::Empty => c == EMPTY,
-                    Cont::Occupied => c != EMPTY,
+                    Cont::Empty => c.is_empty(),
+                    Cont::Occupied => c.is_occupied(),
                     Cont::Any => true,
                 };
                 if go_on {
@@ -599,7 +574,7 @@ impl Walker<'_> {
                         self.leg(child, sq as u16);
                     }
                 }
-                if c != EMPTY {
+                if c.is_occupied() {
                     return;
                 }
             }

@@ -3,7 +3,7 @@
 //! backgrounds; without, brackets, so the marks survive `NO_COLOR`, pipes and screen readers.
 
 use crate::geometry::cell;
-use crate::position::{EMPTY, Position, TYPE_MASK, color_of, own_bit};
+use crate::position::{Position, Side};
 
 /// How to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -53,16 +53,7 @@ pub fn render(pos: &Position, style: Style) -> String {
         for &f in &file_order {
             let c = cell(f, r);
             let code = pos.at(c);
-            let piece = if code == EMPTY {
-                None
-            } else {
-                let l = t.pieces[(code & TYPE_MASK) as usize].letter;
-                Some(if color_of(code) == 0 {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                })
-            };
+            let piece = code.is_piece().then(|| pos.game().piece_char(code));
             let is_last = last.is_some_and(|m| m.from == c || m.to == c);
             let is_check = checked == Some(c);
             if style.color {
@@ -74,7 +65,7 @@ pub fn render(pos: &Position, style: Style) -> String {
                     (_, false, true) => LIGHT,
                     (_, false, false) => DARK,
                 };
-                let fg = if code & own_bit(0) != 0 { 231 } else { 16 };
+                let fg = if code.is(Side::White) { 231 } else { 16 };
                 out += &format!(
                     "\x1b[48;5;{bg}m\x1b[1;38;5;{fg}m {} {RESET}",
                     piece.unwrap_or(' ')
@@ -115,7 +106,7 @@ mod tests {
 
     #[test]
     fn plain_board_marks_last_move() {
-        let game = Game::new(crate::variant::builtin("grant-acedrex").unwrap()).unwrap();
+        let game = Game::new(crate::variant::builtin("grant-acedrex").unwrap());
         let mut pos = Position::start(&game);
         let m = pos.parse_move("g1g3").unwrap();
         pos.make(m);

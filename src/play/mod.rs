@@ -10,7 +10,7 @@ pub mod selfplay;
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of, square_name};
 use crate::pgn::{self, PgnGame, Ply};
-use crate::position::{EMPTY, Move, Position, TYPE_MASK, color_of};
+use crate::position::{Move, Position, Side};
 use crate::rules::{GameEnd, Winner};
 use crate::search::Engine;
 use anyhow::Context;
@@ -167,8 +167,8 @@ struct Session {
     dirty: bool,
 }
 
-fn side_name(side: u8) -> &'static str {
-    if side == 0 { "White" } else { "Black" }
+fn side_name(side: Side) -> &'static str {
+    side.name()
 }
 
 impl Session {
@@ -177,7 +177,7 @@ impl Session {
         if opts.dice {
             variant = engine::with_dice(variant);
         }
-        let game = Game::new(variant).map_err(anyhow::Error::msg)?;
+        let game = Game::new(variant);
         let start = match &opts.fen {
             Some(fen) => Position::from_fen(&game, fen)?,
             None => Position::start(&game),
@@ -208,15 +208,15 @@ impl Session {
         })
     }
 
-    fn human(&self, side: u8) -> bool {
+    fn human(&self, side: Side) -> bool {
         match self.seat {
-            Seat::White => side == 0,
-            Seat::Black => side == 1,
+            Seat::White => side == Side::White,
+            Seat::Black => side == Side::Black,
             Seat::Both => true,
         }
     }
 
-    fn player_name(&self, side: u8) -> String {
+    fn player_name(&self, side: Side) -> String {
         match (self.seat, self.human(side)) {
             (Seat::Both, _) => format!("{} player", side_name(side)),
             (_, true) => "You".into(),
@@ -259,7 +259,7 @@ impl Session {
             .into_iter()
             .map(|m| {
                 (
-                    !pawns.contains(&self.game.letter(pos.at(m.from) & TYPE_MASK)),
+                    !pawns.contains(&self.game.letter(pos.at(m.from).kind())),
                     pos.move_text(m),
                 )
             })
@@ -528,17 +528,17 @@ impl Session {
         };
         let code = self.pos.at(sq);
         let name = square_name(sq);
-        if code == EMPTY {
+        if !code.is_piece() {
             writeln!(out, "{name} is empty.")?;
             return Ok(());
         }
-        let piece = &self.game.variant.pieces[(code & TYPE_MASK) as usize].name;
+        let piece = &self.game.variant.pieces[code.kind().index()].name;
         let side = self.pos.side_to_move();
-        if color_of(code) != side {
+        if code.side() != side {
             writeln!(
                 out,
                 "The {piece} on {name} is {}'s; it is {} to move.",
-                side_name(color_of(code)),
+                side_name(code.side()),
                 side_name(side)
             )?;
             return Ok(());
@@ -549,7 +549,7 @@ impl Session {
             .into_iter()
             .filter(|m| m.from == sq)
             .collect();
-        moves.sort_by_key(|m| (file_of(m.to), rank_of(m.to), m.promo));
+        moves.sort_by_key(|m| (file_of(m.to), rank_of(m.to), m.promotion()));
         if moves.is_empty() {
             writeln!(out, "The {piece} on {name} has no legal move.")?;
             return Ok(());
@@ -588,8 +588,8 @@ impl Session {
     }
 
     /// Which side made ply `i`.
-    fn mover(&self, i: usize) -> u8 {
-        self.start.side_to_move() ^ (i % 2) as u8
+    fn mover(&self, i: usize) -> Side {
+        Side::from_index(self.start.side_to_move().index() ^ (i % 2))
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -627,8 +627,8 @@ impl Session {
         g.set_tag("Event", "acedrex play");
         g.set_tag("Site", "acedrex");
         g.set_tag("Date", pgn::today());
-        g.set_tag("White", self.player_name(0));
-        g.set_tag("Black", self.player_name(1));
+        g.set_tag("White", self.player_name(Side::White));
+        g.set_tag("Black", self.player_name(Side::Black));
         g.plies = self.plies.clone();
         g.set_end(self.over);
         match std::fs::write(path, g.to_pgn()).with_context(|| format!("cannot write {path}")) {
@@ -669,8 +669,7 @@ impl Session {
         if let Some((face, _)) = &self.roll {
             let face = *face;
             if !self.pos.dice_moves(face).contains(&m) {
-                let piece =
-                    &self.game.variant.pieces[(self.pos.at(m.from) & TYPE_MASK) as usize].name;
+                let piece = &self.game.variant.pieces[self.pos.at(m.from).kind().index()].name;
                 writeln!(
                     out,
                     "The die rolled {face}: the {} must move, and {text} moves the {piece}.",

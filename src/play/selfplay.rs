@@ -163,7 +163,7 @@ pub fn selfplay(opts: &SelfplayOptions) -> anyhow::Result<Summary> {
     if opts.dice {
         variant = engine::with_dice(variant);
     }
-    let game = Game::new(variant).map_err(anyhow::Error::msg)?;
+    let game = Game::new(variant);
     let mut sink: Box<dyn Write> = match &opts.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)

@@ -3,80 +3,27 @@
 //! generation is in `movegen`.
 
 mod fen;
+mod moves;
 mod zobrist;
 
-pub use fen::FenError;
+pub use crate::setup::{FenError, Setup};
 
 use crate::game::Game;
 use crate::geometry::CELLS;
 use std::sync::Arc;
 
-/// Cell contents: 0 empty, `OFF` guard, else colour bit | piece type.
-pub const EMPTY: u8 = 0;
-pub const OFF: u8 = 0x80;
-pub const WHITE_BIT: u8 = 0x20;
-pub const BLACK_BIT: u8 = 0x40;
-pub const TYPE_MASK: u8 = 0x1F;
+pub use crate::piece::{Kind, Piece};
+pub use crate::side::Side;
+pub use moves::{Move, MoveKind};
 
-#[inline]
-pub const fn own_bit(side: u8) -> u8 {
-    WHITE_BIT << side
-}
-
-#[inline]
-pub const fn enemy_bit(side: u8) -> u8 {
-    BLACK_BIT >> side
-}
-
-#[inline]
-pub const fn code(side: u8, piece_type: u8) -> u8 {
-    own_bit(side) | piece_type
-}
-
-/// Colour of a piece code (0 White, 1 Black).
-#[inline]
-pub const fn color_of(code: u8) -> u8 {
-    (code >> 6) & 1
-}
-
-/// A move: from and to cells, an extra cell (castling partner, e.p. victim, e.p. square left
-/// behind), the promotion type + 1 (0 = none) and its kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Move {
-    pub from: u16,
-    pub to: u16,
-    pub extra: u16,
-    pub promo: u8,
-    pub kind: u8,
-}
-
-impl Move {
-    pub const NORMAL: u8 = 0;
-    /// Captures the piece on `extra` by moving to the e.p. square.
-    pub const EN_PASSANT: u8 = 1;
-    /// The king moves to `to`; the corner piece on `extra` goes next to it on the inner side.
-    pub const CASTLE: u8 = 2;
-    /// A lame leap leaving e.p. rights on `extra`.
-    pub const SETS_EP: u8 = 3;
-    /// Flag: the move comes from an initial-only path.
-    pub const INITIAL: u8 = 0x80;
-
-    pub fn kind(self) -> u8 {
-        self.kind & 0x7F
-    }
-
-    pub fn promotion(self) -> Option<u8> {
-        self.promo.checked_sub(1)
-    }
-}
+/// The most pieces one side may have: a 16×16 board packed with one side's pieces.
+pub const MAX_PIECES: usize = 256;
 
 /// What make() changed, for unmake().
 #[derive(Debug, Clone, Copy)]
 struct Undo {
     mv: Move,
-    moved: u8,
-    captured: u8,
-    captured_at: u16,
+    moved: Piece,
     ep: u16,
     ep_victim: u16,
     halfmove: u16,
@@ -89,9 +36,9 @@ struct Undo {
 #[derive(Clone)]
 pub struct Position {
     game: Arc<Game>,
-    pub(crate) board: [u8; CELLS],
+    pub(crate) board: [Piece; CELLS],
     pub(crate) virgin: [bool; CELLS],
-    pub(crate) side: u8,
+    pub(crate) side: Side,
     /// En-passant square (0: none) and the cell of the piece that can be taken there.
     pub(crate) ep: u16,
     pub(crate) ep_victim: u16,
@@ -99,13 +46,13 @@ pub struct Position {
     /// Plies since the start of the game (fullmove number = start fullmove + ply / 2).
     ply: u32,
     start_fullmove: u32,
-    start_side: u8,
+    start_side: Side,
     pub(crate) hash: u64,
-    pub(crate) plist: [[u16; 64]; 2],
-    pub(crate) pcount: [u8; 2],
+    pub(crate) plist: [[u16; MAX_PIECES]; 2],
+    pub(crate) pcount: [u16; 2],
     pindex: [u8; CELLS],
-    /// Pieces of each type per side.
-    pub(crate) counts: [[u8; 32]; 2],
+    /// Pieces of each kind per side.
+    pub(crate) counts: [[u16; Kind::MAX]; 2],
     pub(crate) royal: [u16; 2],
     history: Vec<Undo>,
     /// Hashes of the positions before each move made (for repetition).
@@ -117,7 +64,7 @@ impl Position {
         &self.game
     }
 
-    pub fn side_to_move(&self) -> u8 {
+    pub fn side_to_move(&self) -> Side {
         self.side
     }
 
@@ -134,8 +81,9 @@ impl Position {
         self.history.len()
     }
 
-    /// Piece code on a cell (see `EMPTY`, `OFF`, `own_bit`).
-    pub fn at(&self, cell: u16) -> u8 {
+    /// What a cell holds.
+    #[inline(always)]
+    pub fn at(&self, cell: u16) -> Piece {
         self.board[cell as usize]
     }
 
@@ -144,58 +92,69 @@ impl Position {
     }
 
     /// Cells holding pieces of one side.
-    pub fn pieces(&self, side: u8) -> &[u16] {
-        &self.plist[side as usize][..self.pcount[side as usize] as usize]
+    #[inline(always)]
+    pub fn pieces(&self, side: Side) -> &[u16] {
+        &self.plist[side.index()][..self.pcount[side.index()] as usize]
     }
 
-    /// Number of pieces of a type for a side.
-    pub fn count(&self, side: u8, piece_type: u8) -> u8 {
-        self.counts[side as usize][piece_type as usize]
+    /// Number of pieces of a kind for a side.
+    pub fn count(&self, side: Side, kind: Kind) -> u16 {
+        self.counts[side.index()][kind.index()]
     }
 
-    pub fn royal_square(&self, side: u8) -> u16 {
-        self.royal[side as usize]
+    /// Whether the side to move has lost its royal piece to a capture: the game is over (it can
+    /// only happen from a start position where the side to move could take the royal piece).
+    #[inline]
+    pub fn royal_lost(&self) -> bool {
+        self.royal[self.side.index()] == 0 && self.game.tables.has_royal
+    }
+
+    /// The royal piece's cell (0 when the side has none).
+    pub fn royal_square(&self, side: Side) -> u16 {
+        self.royal[side.index()]
     }
 
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv)
     }
 
-    /// Captured piece code of the last move (0 if none).
-    pub fn last_captured(&self) -> u8 {
-        self.history.last().map_or(0, |u| u.captured)
+    /// The piece the last move took (`Piece::EMPTY` if none).
+    pub fn last_captured(&self) -> Piece {
+        self.history
+            .last()
+            .map_or(Piece::EMPTY, |u| u.mv.captured())
     }
 
-    fn put(&mut self, cell: u16, code: u8) {
-        let side = color_of(code) as usize;
-        self.board[cell as usize] = code;
+    fn put(&mut self, cell: u16, piece: Piece) {
+        let side = piece.side().index();
+        self.board[cell as usize] = piece;
         let n = self.pcount[side];
         self.plist[side][n as usize] = cell;
-        self.pindex[cell as usize] = n;
+        self.pindex[cell as usize] = n as u8;
         self.pcount[side] += 1;
-        self.counts[side][(code & TYPE_MASK) as usize] += 1;
-        self.hash ^= zobrist::piece(code, cell);
+        self.counts[side][piece.kind().index()] += 1;
+        self.hash ^= zobrist::piece(piece, cell);
     }
 
-    fn remove(&mut self, cell: u16) -> u8 {
-        let code = self.board[cell as usize];
-        let side = color_of(code) as usize;
-        self.board[cell as usize] = EMPTY;
+    fn remove(&mut self, cell: u16) -> Piece {
+        let piece = self.board[cell as usize];
+        let side = piece.side().index();
+        self.board[cell as usize] = Piece::EMPTY;
         let i = self.pindex[cell as usize] as usize;
         let last = self.pcount[side] as usize - 1;
         let moved = self.plist[side][last];
         self.plist[side][i] = moved;
         self.pindex[moved as usize] = i as u8;
         self.pcount[side] -= 1;
-        self.counts[side][(code & TYPE_MASK) as usize] -= 1;
-        self.hash ^= zobrist::piece(code, cell);
-        code
+        self.counts[side][piece.kind().index()] -= 1;
+        self.hash ^= zobrist::piece(piece, cell);
+        piece
     }
 
     fn shift(&mut self, from: u16, to: u16) {
         let code = self.board[from as usize];
-        let side = color_of(code) as usize;
-        self.board[from as usize] = EMPTY;
+        let side = code.side().index();
+        self.board[from as usize] = Piece::EMPTY;
         self.board[to as usize] = code;
         let i = self.pindex[from as usize];
         self.plist[side][i as usize] = to;
@@ -211,13 +170,13 @@ impl Position {
         if self.is_right(cell) {
             self.hash ^= zobrist::virgin(cell);
         }
-        let code = self.board[cell as usize];
-        if code & (WHITE_BIT | BLACK_BIT) != 0 && self.royal[color_of(code) as usize] == cell {
+        let piece = self.board[cell as usize];
+        if piece.is_piece() && self.royal[piece.side().index()] == cell {
             // Castling partners only count while their royal piece is unmoved.
             self.virgin[cell as usize] = false;
-            let side = color_of(code);
-            for i in 0..self.pcount[side as usize] as usize {
-                let c = self.plist[side as usize][i];
+            let side = piece.side().index();
+            for i in 0..self.pcount[side] as usize {
+                let c = self.plist[side][i];
                 if self.virgin[c as usize] && self.is_partner(c) {
                     self.hash ^= zobrist::virgin(c);
                 }
@@ -228,7 +187,7 @@ impl Position {
 
     /// A piece whose virginity matters only as a castling partner.
     fn is_partner(&self, cell: u16) -> bool {
-        let p = &self.game.tables.pieces[(self.board[cell as usize] & TYPE_MASK) as usize];
+        let p = &self.game.tables.pieces[self.board[cell as usize].kind().index()];
         p.rights && p.program[0].initial.is_empty() && p.program[0].castles.is_empty()
     }
 
@@ -236,44 +195,36 @@ impl Position {
     /// or a castling partner while its royal piece is unmoved. (A king that can only castle needs no
     /// bit of its own: without partners its virginity changes nothing.)
     fn is_right(&self, cell: u16) -> bool {
-        let code = self.board[cell as usize];
-        if code & (WHITE_BIT | BLACK_BIT) == 0 {
+        let piece = self.board[cell as usize];
+        if !piece.is_piece() {
             return false;
         }
-        let p = &self.game.tables.pieces[(code & TYPE_MASK) as usize];
+        let p = &self.game.tables.pieces[piece.kind().index()];
         if !p.program[0].initial.is_empty() {
             return true;
         }
-        self.is_partner(cell) && self.virgin[self.royal[color_of(code) as usize] as usize]
-    }
-
-    /// Where a move captures and what (0 when it captures nothing).
-    #[inline]
-    pub fn capture_of(&self, m: Move) -> (u16, u8) {
-        let at = if m.kind() == Move::EN_PASSANT {
-            m.extra
-        } else {
-            m.to
-        };
-        let captured = if m.kind() == Move::CASTLE {
-            EMPTY
-        } else {
-            self.board[at as usize]
-        };
-        (at, captured)
+        self.is_partner(cell) && self.virgin[self.royal[piece.side().index()] as usize]
     }
 
     /// Plays a (pseudo-)legal move.
     pub fn make(&mut self, m: Move) {
         let (from, to) = (m.from, m.to);
         let moved = self.board[from as usize];
-        let (captured_at, captured) = self.capture_of(m);
+        let (captured_at, captured) = (m.captured_at(), m.captured());
+        debug_assert_eq!(
+            captured,
+            // Castling takes nothing, nor does a move back to its own square (a pass).
+            if m.kind() == MoveKind::Castle || captured_at == from {
+                Piece::EMPTY
+            } else {
+                self.board[captured_at as usize]
+            },
+            "the move's captured piece is the board's"
+        );
         self.hashes.push(self.hash);
         self.history.push(Undo {
             mv: m,
             moved,
-            captured,
-            captured_at,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
@@ -289,13 +240,15 @@ impl Position {
         }
         self.touch(from);
         self.touch(to);
-        if captured != EMPTY {
+        if !captured.is_empty() {
             self.touch(captured_at);
             self.remove(captured_at);
+            // Taking the royal piece ends the game (see `royal_lost`).
+            if captured_at == self.royal[captured.side().index()] {
+                self.royal[captured.side().index()] = 0;
+            }
         }
-        let tables = &self.game.tables;
-        let pawn = tables.pieces[(moved & TYPE_MASK) as usize].pawn;
-        if m.kind() == Move::CASTLE {
+        if m.kind() == MoveKind::Castle {
             let dir: i16 = if m.to > m.from { 1 } else { -1 };
             self.touch(m.extra);
             let rook = self.remove(m.extra);
@@ -304,24 +257,20 @@ impl Position {
         } else {
             self.shift(from, to);
         }
-        if let Some(t) = m.promotion() {
+        if let Some(k) = m.promotion() {
             self.remove(to);
-            self.put(to, own_bit(self.side) | t);
+            self.put(to, Piece::new(self.side, k));
         }
-        if m.kind() == Move::SETS_EP && self.game.tables.en_passant {
+        if m.kind() == MoveKind::SetsEp && self.game.tables.en_passant {
             self.ep = m.extra;
             self.ep_victim = to;
             self.hash ^= zobrist::ep(self.ep);
         }
-        if self.royal[self.side as usize] == from {
-            self.royal[self.side as usize] = to;
+        if self.royal[self.side.index()] == from {
+            self.royal[self.side.index()] = to;
         }
-        self.halfmove = if captured != EMPTY || pawn {
-            0
-        } else {
-            self.halfmove + 1
-        };
-        self.side ^= 1;
+        self.halfmove = if m.is_zeroing() { 0 } else { self.halfmove + 1 };
+        self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
     }
@@ -330,14 +279,14 @@ impl Position {
     pub fn unmake(&mut self) {
         let u = self.history.pop().expect("unmake without a move");
         self.hashes.pop();
-        self.side ^= 1;
+        self.side = !self.side;
         self.ply -= 1;
         let m = u.mv;
         if m.promotion().is_some() {
             self.remove(m.to);
             self.put(m.to, u.moved);
         }
-        if m.kind() == Move::CASTLE {
+        if m.kind() == MoveKind::Castle {
             let dir: i16 = if m.to > m.from { 1 } else { -1 };
             let rook = self.remove((m.to as i16 - dir) as u16);
             self.shift(m.to, m.from);
@@ -345,11 +294,16 @@ impl Position {
         } else {
             self.shift(m.to, m.from);
         }
-        if u.captured != EMPTY {
-            self.put(u.captured_at, u.captured);
+        if m.is_capture() {
+            self.put(m.captured_at(), m.captured());
+            let owner = m.captured().side().index();
+            if self.royal[owner] == 0 && self.game.tables.pieces[m.captured().kind().index()].royal
+            {
+                self.royal[owner] = m.captured_at();
+            }
         }
-        if self.royal[self.side as usize] == m.to {
-            self.royal[self.side as usize] = m.from;
+        if self.royal[self.side.index()] == m.to {
+            self.royal[self.side.index()] = m.from;
         }
         self.virgin[m.from as usize] = u.virgin_from;
         self.virgin[m.to as usize] = u.virgin_to;
@@ -364,16 +318,8 @@ impl Position {
     pub fn make_null(&mut self) {
         self.hashes.push(self.hash);
         self.history.push(Undo {
-            mv: Move {
-                from: 0,
-                to: 0,
-                extra: 0,
-                promo: 0,
-                kind: 0,
-            },
-            moved: 0,
-            captured: 0,
-            captured_at: 0,
+            mv: Move::default(),
+            moved: Piece::EMPTY,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
@@ -387,7 +333,7 @@ impl Position {
             self.ep = 0;
             self.ep_victim = 0;
         }
-        self.side ^= 1;
+        self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
         self.halfmove += 1;
@@ -396,7 +342,7 @@ impl Position {
     pub fn unmake_null(&mut self) {
         let u = self.history.pop().expect("unmake_null without a null move");
         self.hashes.pop();
-        self.side ^= 1;
+        self.side = !self.side;
         self.ply -= 1;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
@@ -407,7 +353,7 @@ impl Position {
     /// The hash computed from scratch (tests compare it with the incremental one).
     pub fn fresh_hash(&self) -> u64 {
         let mut h = 0;
-        for side in 0..2 {
+        for side in Side::BOTH {
             for &c in self.pieces(side) {
                 h ^= zobrist::piece(self.board[c as usize], c);
                 if self.virgin[c as usize] && self.is_right(c) {
@@ -418,7 +364,7 @@ impl Position {
         if self.ep != 0 {
             h ^= zobrist::ep(self.ep);
         }
-        if self.side == 1 {
+        if self.side == Side::Black {
             h ^= zobrist::SIDE;
         }
         h

@@ -11,8 +11,8 @@ const fn mix(mut z: u64) -> u64 {
 }
 
 #[inline]
-pub fn piece(code: u8, cell: u16) -> u64 {
-    mix(((code as u64) << 16) | cell as u64)
+pub fn piece(piece: crate::piece::Piece, cell: u16) -> u64 {
+    mix(((piece.bits() as u64) << 16) | cell as u64)
 }
 
 #[inline]

@@ -8,7 +8,6 @@
 pub mod uci;
 pub mod xboard;
 
-use crate::game::Game;
 use crate::variant::Variant;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -106,12 +105,6 @@ impl Registry {
                 .and_then(|text| {
                     crate::variant::parse_variant(&shown, &text)
                         .map_err(|d| crate::variant::render(&d))
-                })
-                // A variant that does not compile cannot be played; say so now rather than at `variant`.
-                .and_then(|v| {
-                    Game::new(v.clone())
-                        .map(|_| v)
-                        .map_err(|e| format!("{shown}: {e}"))
                 });
             match loaded {
                 Ok(v) => {
@@ -221,87 +214,6 @@ pub(crate) fn printable(text: &str) -> String {
         .collect()
 }
 
-/// Rewrites a GUI's FEN into the form `Position::from_fen` reads:
-/// - XBoard's 5-field FEN (no e.p. field, as XBoard writes it for grande-acedrex) gets `-` for e.p.;
-/// - castling letters that are files (X-FEN/Shredder-FEN, XBoard's `Gg` for an unmoved king)
-///   become `K`/`Q`/`k`/`q`: in a castling variant by the side of the king they are on, otherwise
-///   `K`/`k` (the royal piece keeps its initial moves).
-pub fn normalize_fen(game: &Game, fen: &str) -> String {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() < 3 {
-        return fields.join(" ");
-    }
-    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mut out: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
-    if fields.len() == 5 && numeric(fields[3]) && numeric(fields[4]) {
-        out.insert(3, "-".into());
-    }
-    out[2] = normalize_rights(game, fields[0], fields[2]);
-    out.join(" ")
-}
-
-fn normalize_rights(game: &Game, placement: &str, rights: &str) -> String {
-    if rights == "-" || rights.chars().all(|c| "KQkq".contains(c)) {
-        return rights.to_string();
-    }
-    let t = &game.tables;
-    let rows: Vec<&str> = placement.split('/').collect();
-    let royal_file = |row: Option<&&str>, white: bool| -> Option<u8> {
-        let mut file = 0u32;
-        let mut digits = String::new();
-        for c in row?.chars() {
-            if c.is_ascii_digit() {
-                digits.push(c);
-                continue;
-            }
-            file += digits.parse::<u32>().unwrap_or(0);
-            digits.clear();
-            let royal = game
-                .variant
-                .piece_index(c)
-                .is_some_and(|i| game.variant.pieces[i].royal);
-            if royal && c.is_ascii_uppercase() == white {
-                return u8::try_from(file).ok();
-            }
-            file += 1;
-        }
-        None
-    };
-    let kings = [
-        royal_file(rows.last(), true),
-        royal_file(rows.first(), false),
-    ];
-    let mut out = String::new();
-    for c in rights.chars() {
-        let white = c.is_ascii_uppercase();
-        let mapped = match c.to_ascii_uppercase() {
-            'K' | 'Q' => c.to_ascii_uppercase(),
-            f @ 'A'..='P' if t.castling => {
-                let king = kings[usize::from(!white)].unwrap_or(t.files / 2);
-                if f as u8 - b'A' > king { 'K' } else { 'Q' }
-            }
-            'A'..='P' => 'K',
-            _ => continue,
-        };
-        let mapped = if white {
-            mapped
-        } else {
-            mapped.to_ascii_lowercase()
-        };
-        if !out.contains(mapped) {
-            out.push(mapped);
-        }
-    }
-    // from_fen wants White's letters first.
-    let mut sorted: Vec<char> = out.chars().collect();
-    sorted.sort_by_key(|c| "KQkq".find(*c));
-    if sorted.is_empty() {
-        "-".into()
-    } else {
-        sorted.into_iter().collect()
-    }
-}
-
 /// A `Write` that appends to a shared buffer: lets tests and tools read what the engine printed.
 #[derive(Clone, Default)]
 pub struct SharedBuf(pub Arc<Mutex<Vec<u8>>>);
@@ -330,16 +242,20 @@ impl Write for SharedBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     fn game(name: &str) -> Arc<Game> {
-        Game::new(crate::variant::builtin(name).unwrap()).unwrap()
+        Game::new(crate::variant::builtin(name).unwrap())
     }
 
+    /// GUIs' FEN dialects read as acedrex's own: XBoard's 5-field FEN with file letters for an
+    /// unmoved king, Shredder/X-FEN castling files.
     #[test]
-    fn xboard_fens_are_normalised() {
+    fn xboard_fens_are_read() {
+        let fen = |g: &Arc<Game>, f: &str| crate::position::Position::from_fen(g, f).unwrap().fen();
         let g = game("grant-acedrex");
         assert_eq!(
-            normalize_fen(
+            fen(
                 &g,
                 "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Gg 0 1"
             ),
@@ -347,12 +263,8 @@ mod tests {
         );
         let c = game("chess");
         assert_eq!(
-            normalize_fen(&c, "4k2r/8/8/8/8/8/8/R3K3 w AHh - 0 1"),
-            "4k2r/8/8/8/8/8/8/R3K3 w KQk - 0 1"
-        );
-        assert_eq!(
-            normalize_fen(&c, "8/8/8/8/8/8/8/8 w KQkq e3 0 1"),
-            "8/8/8/8/8/8/8/8 w KQkq e3 0 1"
+            fen(&c, "4k2r/8/8/8/8/8/8/R3K3 w AHh - 0 1"),
+            "4k2r/8/8/8/8/8/8/R3K3 w Qk - 0 1"
         );
     }
 

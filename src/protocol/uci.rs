@@ -10,7 +10,7 @@
 //!
 //! Non-standard debugging command: `fen` answers `info string fen <FEN of the current position>`.
 
-use super::{Config, Event, Out, Registry, normalize_fen, printable, spawn_reader};
+use super::{Config, Event, Out, Registry, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::perft;
 use crate::position::Position;
@@ -94,7 +94,7 @@ impl Session {
             .find(DEFAULT_VARIANT)
             .cloned()
             .expect("built-in chess");
-        let game = Game::new(v.clone()).expect("built-in chess compiles");
+        let game = Game::new(v.clone());
         Session {
             out,
             tx,
@@ -267,22 +267,15 @@ impl Session {
         }
     }
 
-    /// Switches to a variant's start position; false if the name is unknown or does not compile.
+    /// Switches to a variant's start position; false if the name is unknown.
     fn set_variant(&mut self, name: &str) -> io::Result<bool> {
         let Some(v) = self.registry.find(name).cloned() else {
             return Ok(false);
         };
-        match Game::new(v.clone()) {
-            Ok(game) => {
-                self.variant = v.name;
-                self.pos = Position::start(&game);
-                Ok(true)
-            }
-            Err(e) => {
-                self.error(&format!("variant {name} does not compile: {e}"))?;
-                Ok(false)
-            }
-        }
+        let game = Game::new(v.clone());
+        self.variant = v.name;
+        self.pos = Position::start(&game);
+        Ok(true)
     }
 
     /// `position startpos|fen FEN [moves ...]`; on any error the position stays as it was.
@@ -295,7 +288,7 @@ impl Session {
         let start = if setup == "startpos" {
             Ok(Position::start(&game))
         } else if let Some(fen) = setup.strip_prefix("fen ") {
-            Position::from_fen(&game, &normalize_fen(&game, fen)).map_err(|e| e.to_string())
+            Position::from_fen(&game, fen).map_err(|e| e.to_string())
         } else {
             Err(format!("expected `startpos` or `fen FEN`: position {rest}"))
         };

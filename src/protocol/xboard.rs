@@ -8,12 +8,11 @@
 //!
 //! Non-standard debugging command: `fen` answers `# fen <FEN of the current position>`.
 
-use super::{Config, Event, Out, Registry, normalize_fen, printable, spawn_reader};
+use super::{Config, Event, Out, Registry, printable, spawn_reader};
 use crate::betza::Betza;
 use crate::game::Game;
-use crate::geometry::cell;
 use crate::movegen::MoveError;
-use crate::position::{Move, Position, TYPE_MASK, color_of};
+use crate::position::{Move, Position, Setup, Side};
 use crate::search::{Engine, Info, Limits, Score, SearchResult};
 use crate::variant::Variant;
 use std::collections::VecDeque;
@@ -155,8 +154,9 @@ impl Default for Clock {
 
 /// `edit` mode: the board being set up and the colour of the pieces being placed.
 struct Edit {
-    grid: Vec<Option<char>>,
-    white: bool,
+    setup: Setup,
+    /// The colour of the pieces placed next.
+    side: Side,
 }
 
 struct Session {
@@ -173,7 +173,7 @@ struct Session {
     /// Lines that wait for the move in progress.
     pending: VecDeque<String>,
     force: bool,
-    engine_side: u8,
+    engine_side: Side,
     analyzing: bool,
     /// Analysis must (re)start: analyze mode was entered or the position changed.
     analysis_due: bool,
@@ -184,7 +184,7 @@ struct Session {
     quit: bool,
 }
 
-fn new_game(v: &Variant) -> Result<Arc<Game>, String> {
+fn new_game(v: &Variant) -> Arc<Game> {
     Game::new(v.clone())
 }
 
@@ -195,7 +195,7 @@ impl Session {
             .cloned()
             .or_else(|| crate::variant::builtin("chess"))
             .expect("built-in chess");
-        let game = new_game(&chess).expect("built-in chess compiles");
+        let game = new_game(&chess);
         Session {
             out,
             tx,
@@ -208,7 +208,7 @@ impl Session {
             next_id: 0,
             pending: VecDeque::new(),
             force: false,
-            engine_side: 1,
+            engine_side: Side::Black,
             analyzing: false,
             analysis_due: false,
             post: Arc::new(AtomicBool::new(false)),
@@ -360,7 +360,7 @@ impl Session {
                     self.set_variant(&v, false)?;
                 }
                 self.force = false;
-                self.engine_side = 1;
+                self.engine_side = Side::Black;
                 self.depth = None;
                 self.clock.own = None;
                 self.clock.opp = None;
@@ -384,19 +384,22 @@ impl Session {
             }
             "playother" => {
                 self.force = false;
-                self.engine_side = self.pos.side_to_move() ^ 1;
+                self.engine_side = !self.pos.side_to_move();
                 Ok(())
             }
             "white" | "black" => {
                 // Protocol v1: the named side is to move and the engine plays the other one.
-                let side = u8::from(word == "black");
-                self.engine_side = side ^ 1;
+                let side = if word == "black" {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                self.engine_side = !side;
                 if self.pos.side_to_move() != side {
-                    let fen = self.pos.fen();
-                    let mut f: Vec<&str> = fen.split(' ').collect();
-                    f[1] = if side == 0 { "w" } else { "b" };
-                    f[3] = "-";
-                    if let Ok(p) = Position::from_fen(self.pos.game(), &f.join(" ")) {
+                    let mut setup = self.pos.setup();
+                    setup.side = side;
+                    setup.ep = None;
+                    if let Ok(p) = Position::from_setup(self.pos.game(), &setup) {
                         self.pos = p;
                     }
                 }
@@ -503,15 +506,7 @@ impl Session {
 
     /// Switches variant; after `variant`, an engine-defined variant's board and pieces are sent.
     fn set_variant(&mut self, v: &Variant, announce: bool) -> io::Result<()> {
-        let game = match new_game(v) {
-            Ok(g) => g,
-            Err(e) => {
-                return self.send(&format!(
-                    "Error (variant does not compile: {e}): variant {}",
-                    v.xboard_name
-                ));
-            }
-        };
+        let game = new_game(v);
         self.pos = Position::start(&game);
         if announce {
             for l in setup_lines(v) {
@@ -627,32 +622,20 @@ impl Session {
 
     fn set_board(&mut self, fen: &str) -> io::Result<()> {
         let game = self.pos.game().clone();
-        match Position::from_fen(&game, &normalize_fen(&game, fen)) {
+        match Position::from_fen(&game, fen) {
             Ok(p) => {
                 self.pos = p;
                 Ok(())
             }
-            Err(e) => self.send(&format!("tellusererror Illegal position: {}", e.0)),
+            Err(e) => self.send(&format!("tellusererror Illegal position: {}", e.reasons())),
         }
     }
 
     fn start_edit(&mut self) {
-        let t = &self.pos.game().tables;
-        let mut grid = Vec::new();
-        for r in 0..t.ranks {
-            for f in 0..t.files {
-                let code = self.pos.at(cell(f, r));
-                grid.push((code != 0).then(|| {
-                    let l = t.pieces[(code & TYPE_MASK) as usize].letter;
-                    if color_of(code) == 0 {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    }
-                }));
-            }
-        }
-        self.edit = Some(Edit { grid, white: true });
+        self.edit = Some(Edit {
+            setup: self.pos.setup(),
+            side: Side::White,
+        });
     }
 
     /// One line of `edit` mode: `#` clears the board, `c` switches colour, `Pa4` places a piece,
@@ -664,11 +647,11 @@ impl Session {
             return Ok(());
         };
         match line {
-            "#" => edit.grid.iter_mut().for_each(|s| *s = None),
-            "c" => edit.white = !edit.white,
+            "#" => edit.setup = Setup::empty(files, ranks),
+            "c" => edit.side = !edit.side,
             "." => {
                 let edit = self.edit.take().expect("in edit mode");
-                return self.finish_edit(&game, &edit);
+                return self.finish_edit(&game, edit.setup);
             }
             _ => {
                 let mut chars = line.chars();
@@ -679,15 +662,12 @@ impl Session {
                     letter.is_ascii_uppercase() && game.variant.piece_index(letter).is_some();
                 match square {
                     Some((c, _)) if letter == 'x' || known => {
-                        let i = usize::from(crate::geometry::rank_of(c)) * usize::from(files)
-                            + usize::from(crate::geometry::file_of(c));
-                        edit.grid[i] = (letter != 'x').then(|| {
-                            if edit.white {
-                                letter
-                            } else {
-                                letter.to_ascii_lowercase()
-                            }
-                        });
+                        let at = (crate::geometry::file_of(c), crate::geometry::rank_of(c));
+                        if letter == 'x' {
+                            edit.setup.remove(at);
+                        } else {
+                            edit.setup.put(at, edit.side, letter);
+                        }
                     }
                     _ => return self.send(&format!("Error (bad edit command): {line}")),
                 }
@@ -696,85 +676,19 @@ impl Session {
         Ok(())
     }
 
-    fn finish_edit(&mut self, game: &Arc<Game>, edit: &Edit) -> io::Result<()> {
-        let t = &game.tables;
-        let (files, ranks) = (usize::from(t.files), usize::from(t.ranks));
-        let mut rows = Vec::new();
-        for r in (0..ranks).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..files {
-                match edit.grid[r * files + f] {
-                    None => empty += 1,
-                    Some(l) => {
-                        if empty > 0 {
-                            row += &empty.to_string();
-                            empty = 0;
-                        }
-                        row.push(l);
-                    }
-                }
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
-        }
-        // Rights: the edit protocol has none, so a royal piece (and a castling corner piece) standing
-        // where the game starts it is taken as unmoved.
-        let start = Position::start(game);
-        let same = |f: u8, r: u8| {
-            let c = cell(f, r);
-            let code = start.at(c);
-            let l = t.pieces.get((code & TYPE_MASK) as usize).map(|p| p.letter);
-            code != 0
-                && l.map(|l| {
-                    if color_of(code) == 0 {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    }
-                }) == edit.grid[usize::from(r) * files + usize::from(f)]
-        };
-        let mut rights = String::new();
-        for side in 0..2u8 {
-            let king = start.royal_square(side);
-            let (kf, kr) = (
-                crate::geometry::file_of(king),
-                crate::geometry::rank_of(king),
-            );
-            if !t.pieces.iter().any(|p| p.royal) || !same(kf, kr) {
-                continue;
-            }
-            let case = |c: char| if side == 0 { c } else { c.to_ascii_lowercase() };
-            if t.castling {
-                if same(t.files - 1, kr) {
-                    rights.push(case('K'));
-                }
-                if same(0, kr) {
-                    rights.push(case('Q'));
-                }
-            } else {
-                rights.push(case('K'));
-            }
-        }
-        let side = if self.pos.side_to_move() == 0 {
-            "w"
-        } else {
-            "b"
-        };
-        let rights = if rights.is_empty() {
-            "-".to_string()
-        } else {
-            rights
-        };
-        let fen = format!("{} {side} {rights} - 0 1", rows.join("/"));
-        match Position::from_fen(game, &fen) {
+    fn finish_edit(&mut self, game: &Arc<Game>, mut setup: Setup) -> io::Result<()> {
+        // Rights: the edit protocol has none, so a royal piece (and a castling corner piece)
+        // standing where the game starts it is taken as unmoved.
+        setup.rights = game.unmoved_rights(&setup);
+        setup.side = self.pos.side_to_move();
+        setup.ep = None;
+        (setup.halfmove, setup.fullmove) = (0, 1);
+        match Position::from_setup(game, &setup) {
             Ok(p) => {
                 self.pos = p;
                 Ok(())
             }
-            Err(e) => self.send(&format!("tellusererror Illegal position: {}", e.0)),
+            Err(e) => self.send(&format!("tellusererror Illegal position: {}", e.reasons())),
         }
     }
 
@@ -808,7 +722,7 @@ impl Session {
             .saturating_sub(LAG);
         let opp = self.clock.opp.unwrap_or(self.clock.base);
         let inc = self.clock.inc;
-        if self.pos.side_to_move() == 0 {
+        if self.pos.side_to_move() == Side::White {
             (l.wtime, l.btime) = (Some(own), Some(opp));
         } else {
             (l.wtime, l.btime) = (Some(opp), Some(own));
@@ -1081,7 +995,10 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
     let table = format!("{white}{}", white.to_ascii_lowercase());
     let mut lines = vec![format!(
         "setup ({table}) {}x{}+0_{} {}",
-        v.files, v.ranks, v.xboard_parent, v.start_fen
+        v.files,
+        v.ranks,
+        v.xboard_parent,
+        v.start.fen()
     )];
     for (i, p) in v.pieces.iter().enumerate() {
         // Pieces XBoard already moves right in their slot need no definition (as Fairy-Max does).

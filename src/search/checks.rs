@@ -4,7 +4,7 @@
 //! any attack on the enemy royal piece, and the moved piece cannot attack it, it gives no check.
 
 use crate::game::Game;
-use crate::position::{Move, Position, TYPE_MASK};
+use crate::position::{Kind, Move, MoveKind, Position, Side};
 use crate::tables::DIFF_BASE;
 
 /// Per attacking side: offsets (square − target + `DIFF_BASE`) that some attack of that side needs
@@ -62,26 +62,26 @@ impl CheckFilter {
     /// moved piece's attack table (direct checks) and at the squares it left and entered
     /// (discovered checks, screens). False means it certainly does not give check.
     #[inline]
-    pub fn may_check(&self, pos: &Position, m: Move, target: u16, mover: u8) -> bool {
-        self.may_check_as(pos, m, target, mover, (pos.at(m.to) & TYPE_MASK) as usize)
+    pub fn may_check(&self, pos: &Position, m: Move, target: u16, mover: Side) -> bool {
+        self.may_check_as(pos, m, target, mover, pos.at(m.to).kind())
     }
 
     /// As [`CheckFilter::may_check`], before `m` is made (the side to move is the mover).
     #[inline]
     pub fn may_check_before(&self, pos: &Position, m: Move) -> bool {
         let mover = pos.side_to_move();
-        let target = pos.royal_square(mover ^ 1);
-        let ty = m.promotion().unwrap_or(pos.at(m.from) & TYPE_MASK) as usize;
+        let target = pos.royal_square(!mover);
+        let ty = m.promotion().unwrap_or(pos.at(m.from).kind());
         target != 0 && self.may_check_as(pos, m, target, mover, ty)
     }
 
     #[inline]
-    fn may_check_as(&self, pos: &Position, m: Move, target: u16, mover: u8, ty: usize) -> bool {
-        let us = mover as usize;
-        if self.slow[us] || m.kind() != Move::NORMAL {
+    fn may_check_as(&self, pos: &Position, m: Move, target: u16, mover: Side, ty: Kind) -> bool {
+        let us = mover.index();
+        if self.slow[us] || m.kind() != MoveKind::Normal {
             return true;
         }
-        let table = &pos.game().tables.pieces[ty].attacks[us];
+        let table = &pos.game().tables.pieces[ty.index()].attacks[us];
         table.index[Self::rel(target, m.to)].1 != 0
             || self.empty[us][Self::rel(m.from, target)]
             || self.occupied[us][Self::rel(m.to, target)]
@@ -105,7 +105,7 @@ mod tests {
             seed
         };
         for name in crate::variant::builtin_names() {
-            let game = Game::new(crate::variant::builtin(name).unwrap()).unwrap();
+            let game = Game::new(crate::variant::builtin(name).unwrap());
             let filter = CheckFilter::new(&game);
             for _ in 0..4 {
                 let mut pos = Position::start(&game);
@@ -115,7 +115,7 @@ mod tests {
                     let side = pos.side_to_move();
                     for &m in &moves {
                         pos.make(m);
-                        let target = pos.royal_square(side ^ 1);
+                        let target = pos.royal_square(!side);
                         if pos.in_check() {
                             pos.unmake();
                             assert!(

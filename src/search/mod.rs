@@ -5,7 +5,7 @@
 //! ```no_run
 //! use acedrex::{game::Game, position::Position, search::{Engine, Limits}};
 //! use std::sync::{Arc, atomic::AtomicBool};
-//! let game = Game::new(acedrex::variant::builtin("grant-acedrex").unwrap()).unwrap();
+//! let game = Game::new(acedrex::variant::builtin("grant-acedrex").unwrap());
 //! let pos = Position::start(&game);
 //! let mut engine = Engine::new(16, 1);
 //! let limits = Limits { depth: Some(4), ..Limits::default() };
@@ -20,7 +20,7 @@ mod worker;
 
 use crate::eval::EvalTables;
 use crate::game::Game;
-use crate::position::{Move, Position};
+use crate::position::{Kind, Move, Position};
 use crate::variant::{BareKing, DiceNoMove};
 use checks::CheckFilter;
 use std::sync::Arc;
@@ -208,18 +208,13 @@ impl Engine {
         // put the hash move first, then captures of the most valuable victims.
         let tt_move = self.tt.probe(root.hash()).and_then(|h| h.mv);
         let victim = |m: &Move| -> i32 {
-            if tt_move == Some((m.from, m.to, m.promo)) {
+            if tt_move.is_some_and(|(f, t, p)| m.same_squares(f, t, p)) {
                 return i32::MAX;
             }
-            let code = root.at(if m.kind() == Move::EN_PASSANT {
-                m.extra
-            } else {
-                m.to
-            });
-            let captured = code & crate::position::enemy_bit(root.side_to_move()) != 0;
-            let value = |t: u8| data.eval.value[t as usize];
-            (if captured {
-                value(code & crate::position::TYPE_MASK)
+            let value = |k: Kind| data.eval.value[k.index()];
+            let captured = m.captured();
+            (if captured.is(!root.side_to_move()) {
+                value(captured.kind())
             } else {
                 0
             }) + m.promotion().map_or(0, value)
@@ -296,8 +291,8 @@ impl Engine {
 }
 
 /// Dice faces grouped by piece type: (type, number of faces showing it).
-fn dice_weights(pos: &Position) -> Vec<(u8, u32)> {
-    let mut out: Vec<(u8, u32)> = Vec::new();
+fn dice_weights(pos: &Position) -> Vec<(Kind, u32)> {
+    let mut out: Vec<(Kind, u32)> = Vec::new();
     for (_, ty) in pos.dice_faces() {
         match out.iter_mut().find(|(t, _)| *t == ty) {
             Some(e) => e.1 += 1,
@@ -309,7 +304,7 @@ fn dice_weights(pos: &Position) -> Vec<(u8, u32)> {
 
 /// Loads a variant and sets up a position from an optional FEN and a move list.
 fn setup(variant: &str, fen: Option<&str>, moves: &str) -> Result<Position, String> {
-    let game = Game::new(crate::variant::load(variant)?)?;
+    let game = Game::new(crate::variant::load(variant)?);
     let mut pos = match fen {
         Some(f) => Position::from_fen(&game, f).map_err(|e| e.to_string())?,
         None => Position::start(&game),

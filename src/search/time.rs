@@ -2,6 +2,7 @@
 //! search), from the clock of the side to move, always keeping a safety margin.
 
 use super::Limits;
+use crate::position::Side;
 use std::time::Duration;
 
 /// Kept in reserve: 30 ms plus 5% of what remains, so the engine never loses on time.
@@ -10,7 +11,7 @@ fn margin(remaining: Duration) -> Duration {
 }
 
 /// (soft, hard) limits for the side to move; None = no time limit.
-pub fn budget(limits: &Limits, side: u8) -> (Option<Duration>, Option<Duration>) {
+pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
     }
@@ -22,7 +23,7 @@ pub fn budget(limits: &Limits, side: u8) -> (Option<Duration>, Option<Duration>)
         soft = Some(t);
         hard = Some(t);
     }
-    let (clock, inc) = if side == 0 {
+    let (clock, inc) = if side == Side::White {
         (limits.wtime, limits.winc)
     } else {
         (limits.btime, limits.binc)
@@ -54,7 +55,7 @@ mod tests {
             wtime: Some(Duration::from_millis(1000)),
             ..Limits::default()
         };
-        let (soft, hard) = budget(&limits, 0);
+        let (soft, hard) = budget(&limits, Side::White);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft <= hard);
         assert!(hard <= Duration::from_millis(1000 - 80));
@@ -62,14 +63,14 @@ mod tests {
             btime: Some(Duration::from_millis(10)),
             ..Limits::default()
         };
-        assert_eq!(budget(&limits, 1).1, Some(Duration::ZERO));
+        assert_eq!(budget(&limits, Side::Black).1, Some(Duration::ZERO));
         assert_eq!(
             budget(
                 &Limits {
                     infinite: true,
                     ..limits
                 },
-                1
+                Side::Black
             ),
             (None, None)
         );

@@ -2,7 +2,8 @@
 //! words, the key stored xor-ed with the data, so a torn write (key of one store, data of another)
 //! fails the key check instead of returning a wrong entry.
 
-use crate::position::Move;
+use crate::geometry::{cell_of_index, square_index};
+use crate::position::{Kind, Move, MoveKind};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const BOUND_UPPER: u8 = 1;
@@ -21,7 +22,7 @@ struct Entry {
 #[derive(Debug, Clone, Copy)]
 pub struct Hit {
     /// Hash move: from, to and promotion only (the caller matches it against its move list).
-    pub mv: Option<(u16, u16, u8)>,
+    pub mv: Option<(u16, u16, Option<Kind>)>,
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
@@ -34,12 +35,15 @@ pub struct Tt {
     generation: AtomicU64,
 }
 
-// Data word: from 10 bits | to 10 | promo 6 | score 16 | eval 12 | generation 2 | depth 6 | bound 2.
-// Depth is stored + 1 (quiescence entries have depth 0 → 1) and capped at 62; the static eval is
-// clamped to ±2047, which only its pruning uses.
+// Data word: move 26 bits (present 1 | from square 8 | to square 8 | promotion 7) | score 16 |
+// eval 12 | generation 2 | depth 6 | bound 2. Squares are board indices (`geometry::square_index`),
+// not mailbox cells. Depth is stored + 1 (quiescence entries have depth 0 → 1) and capped at 62; the
+// static eval is clamped to ±2047, which only its pruning uses.
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: u8, generation: u64) -> u64 {
     let m = mv.map_or(0, |m| {
-        (m.from as u64 & 0x3FF) | (m.to as u64 & 0x3FF) << 10 | (m.promo as u64 & 0x3F) << 20
+        1 | (square_index(m.from) as u64) << 1
+            | (square_index(m.to) as u64) << 9
+            | (m.promotion().map_or(0, |k| k.0 as u64 + 1) & 0x7F) << 17
     });
     let score = (score.clamp(-32767, 32767) as i16 as u16) as u64;
     let eval = (eval.clamp(-2047, 2047) + 2048) as u64 & 0xFFF;
@@ -52,11 +56,12 @@ fn generation_of(d: u64) -> u64 {
 }
 
 fn unpack(d: u64) -> Hit {
-    let from = (d & 0x3FF) as u16;
-    let to = (d >> 10 & 0x3FF) as u16;
-    let promo = (d >> 20 & 0x3F) as u8;
+    let from = cell_of_index((d >> 1 & 0xFF) as u8);
+    let to = cell_of_index((d >> 9 & 0xFF) as u8);
+    let promo = (d >> 17 & 0x7F) as u8;
+    let promo = promo.checked_sub(1).map(Kind);
     Hit {
-        mv: (from != 0).then_some((from, to, promo)),
+        mv: (d & 1 != 0).then_some((from, to, promo)),
         score: (d >> 26 & 0xFFFF) as u16 as i16 as i32,
         eval: (d >> 42 & 0xFFF) as i32 - 2048,
         depth: (d >> 56 & 0x3F) as i32 - 1,
@@ -144,12 +149,8 @@ impl Tt {
                     return;
                 }
                 let mv_keep = mv.or_else(|| {
-                    old.mv.map(|(from, to, promo)| Move {
-                        from,
-                        to,
-                        extra: 0,
-                        promo,
-                        kind: 0,
+                    old.mv.map(|(from, to, promo)| {
+                        Move::new(from, to, MoveKind::Normal).with_promotion(promo)
                     })
                 });
                 let nd = pack(mv_keep, score, eval, depth, bound, generation);
@@ -188,23 +189,19 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::cell;
 
     #[test]
     fn pack_round_trip() {
-        let m = Move {
-            from: 759,
-            to: 264,
-            extra: 0,
-            promo: 32,
-            kind: 0,
-        };
+        let (from, to) = (cell(0, 0), cell(15, 15));
+        let m = Move::new(from, to, MoveKind::Normal).with_promotion(Some(Kind(63)));
         for (score, eval, depth, bound) in [
             (-29990, -2047, 0, BOUND_UPPER),
             (31000, 2047, 62, BOUND_EXACT),
             (0, 17, 7, BOUND_LOWER),
         ] {
             let h = unpack(pack(Some(m), score, eval, depth, bound, 3));
-            assert_eq!(h.mv, Some((759, 264, 32)));
+            assert_eq!(h.mv, Some((from, to, Some(Kind(63)))));
             assert_eq!(
                 (h.score, h.eval, h.depth, h.bound),
                 (score, eval, depth, bound)

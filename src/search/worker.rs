@@ -5,7 +5,7 @@ use super::checks::CheckFilter;
 use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
 use super::{Info, Score};
 use crate::eval::{EvalState, EvalTables};
-use crate::position::{EMPTY, Move, Position, TYPE_MASK};
+use crate::position::{Kind, Move, MoveKind, Position};
 use crate::rules::{GameEnd, Winner};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -19,13 +19,7 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// very large advantage, not as a mate).
 const CHANCE_BOUND: i32 = 4000;
 
-const NO_MOVE: Move = Move {
-    from: 0,
-    to: 0,
-    extra: 0,
-    promo: 0,
-    kind: 0,
-};
+const NO_MOVE: Move = Move::new(0, 0, MoveKind::Normal);
 /// First board cell (a1) and the cells up to p16: history is indexed by `to - BASE`.
 const BASE: u16 = crate::geometry::cell(0, 0);
 const SPAN: usize = (crate::geometry::cell(15, 15) - BASE + 1) as usize;
@@ -51,8 +45,8 @@ pub struct Shared<'a> {
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
     pub node_limit: Option<u64>,
-    /// Dice: (piece type, faces showing it); empty without dice.
-    pub dice: Vec<(u8, u32)>,
+    /// Dice: (piece kind, faces showing it); empty without dice.
+    pub dice: Vec<(Kind, u32)>,
     pub dice_pass: bool,
     pub bare_king: bool,
     pub move_count: Option<u16>,
@@ -140,7 +134,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 32 * SPAN],
+            history: vec![0; 2 * Kind::MAX * SPAN],
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scratch: Vec::with_capacity(64),
@@ -205,7 +199,7 @@ impl<'a> Worker<'a> {
 
     /// Score of a finished game for the side to move.
     fn end_score(&self, end: GameEnd, ply: usize) -> i32 {
-        let stm_white = self.pos.side_to_move() == 0;
+        let stm_white = self.pos.side_to_move() == crate::position::Side::White;
         match end.winner {
             Winner::Draw => 0,
             Winner::White if stm_white => MATE - ply as i32,
@@ -241,10 +235,7 @@ impl<'a> Worker<'a> {
         let side = self.pos.side_to_move();
         let royal = self.pos.royal_square(side);
         let moved = self.pos.at(m.from);
-        let (captured_at, captured) = self.pos.capture_of(m);
-        if royal != 0
-            && (m.kind() == Move::CASTLE || (m.kind & Move::INITIAL != 0 && m.from == royal))
-        {
+        if royal != 0 && (m.kind() == MoveKind::Castle || (m.is_initial() && m.from == royal)) {
             // Castling and safe royal initial moves have extra conditions: the generator's check.
             if !self.pos.is_legal(m) {
                 return false;
@@ -262,15 +253,12 @@ impl<'a> Worker<'a> {
             };
             self.pos.make(m);
             let royal = self.pos.royal_square(side);
-            if royal != 0 && needs_test && self.pos.attacked(royal, side ^ 1) {
+            if royal != 0 && needs_test && self.pos.attacked(royal, !side) {
                 self.pos.unmake();
                 return false;
             }
         }
-        self.evals[ply + 1] =
-            self.sh
-                .et
-                .update(&self.pos, &self.evals[ply], m, moved, captured, captured_at);
+        self.evals[ply + 1] = self.sh.et.update(&self.pos, &self.evals[ply], m, moved);
         true
     }
 
@@ -283,19 +271,15 @@ impl<'a> Worker<'a> {
     /// After `m` was made: is the side to move now in check?
     #[inline]
     fn gives_check(&self, m: Move) -> bool {
-        let mover = self.pos.side_to_move() ^ 1;
-        let target = self.pos.royal_square(mover ^ 1);
+        let mover = !self.pos.side_to_move();
+        let target = self.pos.royal_square(!mover);
         target != 0 && self.sh.checks.may_check(&self.pos, m, target, mover) && self.pos.in_check()
     }
 
     fn hist_index(&self, m: Move) -> usize {
-        let side = self.pos.side_to_move() as usize;
-        let ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
-        (side * 32 + ty) * SPAN + (m.to - BASE) as usize
-    }
-
-    fn value_at(&self, cell: u16) -> i32 {
-        self.sh.et.value[(self.pos.at(cell) & TYPE_MASK) as usize]
+        let side = self.pos.side_to_move().index();
+        let ty = self.pos.at(m.from).kind().index();
+        (side * Kind::MAX + ty) * SPAN + (m.to - BASE) as usize
     }
 
     /// Ordering value of a tactical move: MVV-LVA plus promotion gain.
@@ -308,20 +292,18 @@ impl<'a> Worker<'a> {
     #[inline]
     fn trade(&self, m: Move) -> (i32, i32, i32) {
         let et = self.sh.et;
-        let victim = if m.kind() == Move::EN_PASSANT {
-            self.value_at(m.extra)
-        } else if self.pos.is_capture(m) {
-            self.value_at(m.to)
+        let victim = if m.is_capture() {
+            et.value[m.captured().kind().index()]
         } else {
             0
         };
-        let attacker_ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
+        let attacker_ty = self.pos.at(m.from).kind().index();
         let attacker = if et.royal[attacker_ty] {
             0
         } else {
             et.value[attacker_ty]
         };
-        let promo = m.promotion().map_or(0, |t| et.value[t as usize] - attacker);
+        let promo = m.promotion().map_or(0, |t| et.value[t.index()] - attacker);
         (victim, attacker, promo)
     }
 
@@ -329,22 +311,22 @@ impl<'a> Worker<'a> {
     #[inline]
     fn likely_bad(&self, m: Move) -> bool {
         let (victim, attacker, promo) = self.trade(m);
-        promo == 0 && attacker > victim + 50 && self.pos.attacked(m.to, self.pos.side_to_move() ^ 1)
+        promo == 0 && attacker > victim + 50 && self.pos.attacked(m.to, !self.pos.side_to_move())
     }
 
-    fn score_moves(&mut self, ply: usize, tt_move: Option<(u16, u16, u8)>) {
+    fn score_moves(&mut self, ply: usize, tt_move: Option<(u16, u16, Option<Kind>)>) {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
         let killers = self.killers[ply];
         for i in 0..self.moves[ply].len() {
             let m = self.moves[ply][i];
-            let s = if tt_move == Some((m.from, m.to, m.promo)) {
+            let s = if tt_move.is_some_and(|(f, t, p)| m.same_squares(f, t, p)) {
                 SCORE_HASH
-            } else if m.promo != 0 || self.pos.is_capture(m) {
+            } else if m.promotion().is_some() || m.is_capture() {
                 self.tactical_score(m)
-            } else if m == killers[0] {
+            } else if m.same_action(killers[0]) {
                 SCORE_KILLER + 1
-            } else if m == killers[1] {
+            } else if m.same_action(killers[1]) {
                 SCORE_KILLER
             } else {
                 self.history[self.hist_index(m)]
@@ -444,6 +426,9 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if self.pos.royal_lost() {
+            return -(MATE - ply as i32);
+        }
         if ply > 0 {
             // Draws by repetition (one earlier occurrence is enough inside the tree) and move count.
             if self.pos.halfmove_clock() >= 4 && self.pos.repetitions() >= 1 {
@@ -551,7 +536,7 @@ impl<'a> Worker<'a> {
                 // Shallow nodes prune most quiet moves: sorting them all would be wasted.
                 self.pick(ply, i, &mut sorted, depth > 5)
             };
-            let tactical = m.promo != 0 || self.pos.is_capture(m);
+            let tactical = m.promotion().is_some() || m.is_capture();
             // Late move pruning and futility pruning of quiet moves, except checks.
             let prune = pruning
                 || (ply > 0
@@ -623,7 +608,7 @@ impl<'a> Worker<'a> {
                     }
                     if v >= beta {
                         if !tactical {
-                            if self.killers[ply][0] != m {
+                            if !self.killers[ply][0].same_action(m) {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
@@ -674,6 +659,9 @@ impl<'a> Worker<'a> {
         }
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
+        if self.pos.royal_lost() {
+            return -(MATE - ply as i32);
+        }
         if let Some(v) = self.bare_king_end(ply) {
             return v;
         }
@@ -718,13 +706,15 @@ impl<'a> Worker<'a> {
         scores.clear();
         let tt_move = hit.and_then(|h| h.mv);
         for &m in &self.moves[ply] {
-            scores.push(if tt_move == Some((m.from, m.to, m.promo)) {
-                SCORE_HASH
-            } else if m.promo != 0 || self.pos.is_capture(m) {
-                self.tactical_score(m)
-            } else {
-                self.history[self.hist_index(m)]
-            });
+            scores.push(
+                if tt_move.is_some_and(|(f, t, p)| m.same_squares(f, t, p)) {
+                    SCORE_HASH
+                } else if m.promotion().is_some() || m.is_capture() {
+                    self.tactical_score(m)
+                } else {
+                    self.history[self.hist_index(m)]
+                },
+            );
         }
         self.scores[ply] = scores;
         let mut best = stand;
@@ -735,17 +725,15 @@ impl<'a> Worker<'a> {
             let (m, _) = self.pick_simple(ply, i);
             if !in_check {
                 // Delta pruning: even winning the victim (and promoting) cannot reach alpha.
-                let victim = if m.kind() == Move::EN_PASSANT {
-                    self.value_at(m.extra)
-                } else if self.pos.is_capture(m) {
-                    self.value_at(m.to)
+                let victim = if m.is_capture() {
+                    et.value[m.captured().kind().index()]
                 } else {
                     0
                 };
-                let attacker_ty = (self.pos.at(m.from) & TYPE_MASK) as usize;
+                let attacker_ty = self.pos.at(m.from).kind().index();
                 let promo = m
                     .promotion()
-                    .map_or(0, |t| et.value[t as usize] - et.value[attacker_ty]);
+                    .map_or(0, |t| et.value[t.index()] - et.value[attacker_ty]);
                 if stand + victim + promo + 150 <= alpha {
                     continue;
                 }
@@ -753,7 +741,7 @@ impl<'a> Worker<'a> {
                 if promo == 0
                     && !et.royal[attacker_ty]
                     && et.value[attacker_ty] > victim + 50
-                    && self.pos.attacked(m.to, self.pos.side_to_move() ^ 1)
+                    && self.pos.attacked(m.to, !self.pos.side_to_move())
                 {
                     continue;
                 }
@@ -826,21 +814,20 @@ impl<'a> Worker<'a> {
             .zip(self.moves[ply].iter().copied())
             .collect();
         order.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        let faces: Vec<(u8, u32)> = self.sh.dice.clone();
-        let has_moves = |ty: u8| {
-            order
-                .iter()
-                .any(|&(_, m)| self.pos.at(m.from) & TYPE_MASK == ty)
-        };
-        let faces: Vec<(u8, u32, bool)> =
-            faces.iter().map(|&(t, w)| (t, w, has_moves(t))).collect();
-        let counted: Vec<(u8, u32, bool)> = if self.sh.dice_pass {
+        let faces: Vec<(Kind, u32)> = self.sh.dice.clone();
+        let has_moves = |ty: Kind| order.iter().any(|&(_, m)| self.pos.at(m.from).kind() == ty);
+        // `None`: any kind may move.
+        let faces: Vec<(Option<Kind>, u32, bool)> = faces
+            .iter()
+            .map(|&(t, w)| (Some(t), w, has_moves(t)))
+            .collect();
+        let counted: Vec<(Option<Kind>, u32, bool)> = if self.sh.dice_pass {
             faces
         } else {
             let f: Vec<_> = faces.into_iter().filter(|f| f.2).collect();
             if f.is_empty() {
                 // No face has a move although moves exist (types without a face): play any.
-                vec![(u8::MAX, 1, true)]
+                vec![(None, 1, true)]
             } else {
                 f
             }
@@ -871,17 +858,13 @@ impl<'a> Worker<'a> {
                 let mut fa = a;
                 let mut searched = 0usize;
                 for &(order_score, m) in &order {
-                    if ty != u8::MAX && self.pos.at(m.from) & TYPE_MASK != ty {
+                    if ty.is_some_and(|t| self.pos.at(m.from).kind() != t) {
                         continue;
                     }
                     let moved = self.pos.at(m.from);
-                    let (at, captured) = self.pos.capture_of(m);
-                    let quiet = captured == EMPTY && m.promo == 0;
+                    let quiet = !m.is_tactical();
                     self.pos.make(m);
-                    self.evals[ply + 1] =
-                        self.sh
-                            .et
-                            .update(&self.pos, &self.evals[ply], m, moved, captured, at);
+                    self.evals[ply + 1] = self.sh.et.update(&self.pos, &self.evals[ply], m, moved);
                     let gives_check = self.pos.in_check();
                     searched += 1;
                     let v = if searched == 1 {

@@ -1,8 +1,8 @@
 //! Leg trees placed on the mailbox: cell offsets per colour, fast paths split out, and the attack
 //! instances that check detection reads.
 
-use super::legs::{Cont, Leg, Path, Stop};
-use crate::geometry::{MAX_LEAP, offset};
+use crate::geometry::offset;
+use crate::legs::{Cont, Leg, Path, Stop};
 
 /// One leg on the mailbox. `children` index the same program's `legs`.
 #[derive(Debug, Clone)]
@@ -119,13 +119,9 @@ fn place(leg: &Leg, black: bool, legs: &mut Vec<XLeg>) -> u16 {
     at as u16
 }
 
-fn max_component(leg: &Leg) -> i8 {
-    let own = leg.step.0.abs().max(leg.step.1.abs());
-    leg.next.iter().map(max_component).fold(own, i8::max)
-}
-
-/// Places compiled paths for one colour. Fails when a leap is longer than the guard band.
-pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Program, String> {
+/// Places compiled paths for one colour. Every step fits the guard band: `legs::compile` refuses
+/// longer ones.
+pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Program {
     let mut p = Program::default();
     let (targets, revisits) = enumerate_targets(paths, files, ranks);
     p.revisits_origin = revisits;
@@ -133,11 +129,6 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
         match path {
             Path::Castle { dir, n } => p.castles.push((if black { -dir } else { *dir }, *n)),
             Path::Legs { initial, leg } => {
-                if max_component(leg) > MAX_LEAP {
-                    return Err(format!(
-                        "a leap longer than {MAX_LEAP} squares is not supported"
-                    ));
-                }
                 let simple = leg.next.is_empty()
                     && leg.lame.is_empty()
                     && leg.jump.is_empty()
@@ -189,7 +180,7 @@ pub fn program(paths: &[Path], black: bool, files: u8, ranks: u8) -> Result<Prog
         }
     }
     p.may_duplicate = targets;
-    Ok(p)
+    p
 }
 
 /// One concrete walk of a path on an open board.

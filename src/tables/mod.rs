@@ -2,12 +2,12 @@
 //! plus the attack instances check detection uses and the rule flags the executor needs.
 
 pub mod exec;
-pub mod legs;
 
-use crate::geometry::{CELLS, MAX_SIDE, cell};
+use crate::geometry::{CELLS, cell};
+pub use crate::legs::{Cont, Path, Stop};
+use crate::piece::Kind;
 use crate::variant::{PromotionTarget, Variant};
 pub use exec::{AttackTable, DIFF_BASE, Instance, Program, XLeg};
-pub use legs::{Cont, Path, Stop};
 
 /// One piece type, compiled.
 #[derive(Debug, Clone)]
@@ -87,34 +87,27 @@ pub struct Tables {
     pub ranks: u8,
     pub pieces: Vec<PieceTables>,
     /// Promotion choices (piece types) for a pawn of each colour arriving on a cell; empty = none.
-    pub promotions: [Vec<Vec<u8>>; 2],
+    pub promotions: [Vec<Vec<Kind>>; 2],
     /// Some piece captures en passant (`e`), so double steps leave e.p. rights.
     pub en_passant: bool,
     pub castling: bool,
+    /// Some piece kind is royal.
+    pub has_royal: bool,
     pub castle_through_check: bool,
     pub royal_initial_safe: bool,
     pub flat_attacks: FlatAttacks,
 }
 
 impl Tables {
-    /// Compiles a validated variant. Errors name the piece.
-    pub fn build(v: &Variant) -> Result<Tables, String> {
-        if v.files == 0 || v.ranks == 0 || v.files > MAX_SIDE || v.ranks > MAX_SIDE {
-            return Err(format!(
-                "board {}x{} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}",
-                v.files, v.ranks
-            ));
-        }
-        if v.pieces.len() > 31 {
-            return Err("more than 31 piece types".into());
-        }
+    /// Compiles a validated variant: validation has checked everything the executor needs, so this
+    /// cannot fail.
+    pub fn build(v: &Variant) -> Tables {
         let mut pieces = Vec::new();
         for p in &v.pieces {
-            let err = |e: String| format!("piece {} ({}): {e}", p.letter, p.name);
-            let paths = legs::compile(&p.betza).map_err(|e| err(e.0))?;
+            let paths = p.paths.clone();
             let program = [
-                exec::program(&paths, false, v.files, v.ranks).map_err(err)?,
-                exec::program(&paths, true, v.files, v.ranks).map_err(err)?,
+                exec::program(&paths, false, v.files, v.ranks),
+                exec::program(&paths, true, v.files, v.ranks),
             ];
             let attacks = [
                 exec::attack_table(&paths, false, v.files, v.ranks),
@@ -134,29 +127,15 @@ impl Tables {
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
         if castling {
             // Castling partners are the pieces that start in the corners.
-            let start = v.start_fen.split('/').next().unwrap_or("");
-            for row in [
-                start,
-                v.start_fen
-                    .split(' ')
-                    .next()
-                    .unwrap_or("")
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(""),
-            ] {
-                for c in [row.chars().next(), row.chars().last()]
-                    .into_iter()
-                    .flatten()
-                {
-                    if let Some(i) = v.piece_index(c) {
-                        pieces[i].rights = true;
-                    }
+            let (f, r) = (v.files - 1, v.ranks - 1);
+            for corner in [(0, 0), (f, 0), (0, r), (f, r)] {
+                if let Some(i) = v.start.get(corner).and_then(|p| v.piece_index(p.letter)) {
+                    pieces[i].rights = true;
                 }
             }
         }
         let en_passant = pieces.iter().any(|p| {
-            fn has_ep(leg: &legs::Leg) -> bool {
+            fn has_ep(leg: &crate::legs::Leg) -> bool {
                 leg.stop.has(Stop::EP) || leg.next.iter().any(has_ep)
             }
             p.paths
@@ -179,13 +158,13 @@ impl Tables {
                     promotions[side][cell(f, r) as usize] = letters
                         .iter()
                         .filter_map(|&c| v.piece_index(c))
-                        .map(|i| i as u8)
+                        .map(|i| Kind(i as u8))
                         .collect();
                 }
             }
         }
         let flat_attacks = FlatAttacks::build(&pieces);
-        Ok(Tables {
+        Tables {
             flat_attacks,
             files: v.files,
             ranks: v.ranks,
@@ -194,7 +173,8 @@ impl Tables {
             en_passant,
             castling,
             castle_through_check: v.castling.through_check,
+            has_royal: v.pieces.iter().any(|p| p.royal),
             royal_initial_safe: v.royal_initial_moves_safe,
-        })
+        }
     }
 }

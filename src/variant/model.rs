@@ -1,6 +1,8 @@
 //! The validated variant: what the rest of acedrex reads. Only `variant::validate` builds it.
 
 use crate::betza::Betza;
+use crate::legs::Path;
+use crate::setup::Setup;
 
 /// A checked variant definition.
 #[derive(Debug, Clone)]
@@ -19,8 +21,8 @@ pub struct Variant {
     pub ranks: u8,
     /// Piece types, in file order. A piece's index here is its type number everywhere else.
     pub pieces: Vec<PieceDef>,
-    /// Start position in FEN (rights field as acedrex writes it).
-    pub start_fen: String,
+    /// The start position, checked against the board and the pieces.
+    pub start: Setup,
     pub promotion: Promotion,
     pub castling: CastlingRules,
     /// Whether a royal piece's initial moves (such as Grant Acedrex's king leap) are forbidden when in
@@ -39,6 +41,8 @@ pub struct PieceDef {
     /// The Betza string as written in the file.
     pub betza_text: String,
     pub betza: Betza,
+    /// The moves compiled to leg trees (White's view), once, by validation.
+    pub paths: Vec<Path>,
     /// Losing every royal piece, or leaving one attacked, is what check and mate are about.
     pub royal: bool,
     /// Value in centipawns when the file gives one.

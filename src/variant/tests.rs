@@ -43,7 +43,7 @@ fn grant_acedrex_is_the_documented_game() {
         ["KimAimD", "t[FR]", "t[NB]", "R", "HC", "B", "Z", "mfWcfF"]
     );
     assert_eq!(
-        v.start_fen,
+        v.start.fen(),
         "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Kk - 0 1"
     );
     assert_eq!(
@@ -66,7 +66,7 @@ fn inheritance_overrides_only_what_the_child_states() {
     let p = cazaux.piece_index('P').unwrap();
     assert_eq!(p, parent.piece_index('P').unwrap());
     assert_eq!(cazaux.pieces[p].betza_text, "mfWcfFifmnD");
-    assert_eq!(cazaux.start_fen, parent.start_fen);
+    assert_eq!(cazaux.start.fen(), parent.start.fen());
     assert_eq!(cazaux.promotion, parent.promotion);
     assert_eq!(cazaux.end, parent.end);
     // Names are the child's own.
@@ -90,7 +90,7 @@ fn inheritance_overrides_only_what_the_child_states() {
         murray.pieces[murray.piece_index('U').unwrap()].betza_text,
         "t[NB]"
     );
-    assert!(murray.start_fen.ends_with("/RLUGCKACGULR w Kk - 0 1"));
+    assert!(murray.start.fen().ends_with("/RLUGCKACGULR w Kk - 0 1"));
 
     let capa = builtin("capablanca").unwrap();
     let letters: String = capa.pieces.iter().map(|p| p.letter).collect();
@@ -105,7 +105,7 @@ fn inheritance_overrides_only_what_the_child_states() {
 
 #[test]
 fn fairy_stockfish_letters_and_start_positions() {
-    let fen = |n: &str| builtin(n).unwrap().start_fen;
+    let fen = |n: &str| builtin(n).unwrap().start.fen();
     assert_eq!(
         fen("shatranj"),
         "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1"
@@ -177,7 +177,7 @@ fn every_key_parses() {
     );
     assert_eq!(v.description, "A   test  variant");
     assert_eq!(v.pieces[1].value, Some(-5));
-    assert_eq!(v.start_fen, "k2/3/P2/2K w - - 12 30");
+    assert_eq!(v.start.fen(), "k2/3/P2/2K w - - 12 30");
     assert_eq!(v.promotion.zone, 2);
     assert!(v.castling.through_check && v.royal_initial_moves_safe);
     assert_eq!(

@@ -5,7 +5,9 @@ use super::diag::{Diagnostic, Span, Spanned};
 use super::model::*;
 use super::spec::*;
 use crate::betza;
-use crate::tables::legs;
+use crate::legs;
+use crate::setup::Setup;
+use crate::side::Side;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The largest board either way: square indices must fit a `u8` (16x16 = 256).
@@ -57,7 +59,7 @@ impl Checker<'_> {
             );
         }
         let board = self.board();
-        let pieces = self.pieces();
+        let pieces = self.pieces(board);
         let declared: BTreeSet<char> = spec
             .pieces
             .iter()
@@ -66,7 +68,7 @@ impl Checker<'_> {
             .chain(spec.broken_pieces.iter().copied())
             .collect();
         let royal = self.royal();
-        let start_fen = self.start(board, &declared, royal);
+        let start = self.start(board, &declared, royal);
         let promotion = self.promotion(board, &declared);
         let repetition = self.count_or_off(
             &spec.repetition,
@@ -104,7 +106,7 @@ impl Checker<'_> {
             files,
             ranks,
             pieces: pieces?,
-            start_fen: start_fen?,
+            start: start?,
             promotion: promotion?,
             castling: CastlingRules {
                 through_check: spec
@@ -153,7 +155,7 @@ impl Checker<'_> {
         files.zip(ranks)
     }
 
-    fn pieces(&mut self) -> Option<Vec<PieceDef>> {
+    fn pieces(&mut self, board: Option<(u8, u8)>) -> Option<Vec<PieceDef>> {
         let spec = self.spec;
         if spec.pieces.is_empty() && spec.broken_pieces.is_empty() {
             self.missing(
@@ -182,14 +184,31 @@ impl Checker<'_> {
             let text = &body.betza.value;
             match betza::parse(text) {
                 Ok(b) => match legs::compile(&b) {
-                    Ok(_) => defs.push(PieceDef {
-                        letter,
-                        name: body.name.value.clone(),
-                        betza_text: text.clone(),
-                        betza: b,
-                        royal: body.royal.is_some(),
-                        value: body.value.as_ref().map(|v| v.value),
-                    }),
+                    Ok(paths) => {
+                        // Longer steps could never land; they would also leave the mailbox.
+                        let longest = legs::longest_step(&paths);
+                        if let Some((files, ranks)) = board
+                            && longest >= files.max(ranks)
+                        {
+                            self.err(
+                                &body.betza.span,
+                                format!(
+                                    "piece {letter} ({}): `{text}` has a {longest}-square step, which cannot stay on a {files}x{ranks} board: expected steps shorter than the board's longer side",
+                                    body.name.value,
+                                ),
+                            );
+                            continue;
+                        }
+                        defs.push(PieceDef {
+                            letter,
+                            name: body.name.value.clone(),
+                            betza_text: text.clone(),
+                            betza: b,
+                            paths,
+                            royal: body.royal.is_some(),
+                            value: body.value.as_ref().map(|v| v.value),
+                        })
+                    }
                     Err(u) => self.err(
                         &body.betza.span,
                         format!(
@@ -247,16 +266,39 @@ impl Checker<'_> {
         board: Option<(u8, u8)>,
         declared: &BTreeSet<char>,
         royal: Option<char>,
-    ) -> Option<String> {
+    ) -> Option<Setup> {
         let Some(fen) = &self.spec.start else {
             self.missing("start", "no `start` line: expected `start FEN`, e.g. `start rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`");
             return None;
         };
         let before = self.diags.len();
-        let [placement, side, rights, ep, half, full] = &fen.fields[..] else {
-            return None; // the parser guarantees six fields
+        // Fields joined by single spaces: a character offset in the text maps back to a field.
+        let text: Vec<&str> = fen.fields.iter().map(|f| f.value.as_str()).collect();
+        let text = text.join(" ");
+        let span_of = |at: usize, len: usize| -> Span {
+            let mut start = 0;
+            for f in &fen.fields {
+                let n = f.value.chars().count();
+                if at < start + n + 1 {
+                    return f.span.sub(at - start, len.min(n.max(1)));
+                }
+                start += n + 1;
+            }
+            fen.key.clone()
         };
-        let (white, black) = self.placement(placement, board, declared, royal);
+        let (setup, problems) = Setup::read(&text);
+        for p in problems {
+            let span = span_of(p.at, p.len);
+            self.err(&span, p.message);
+        }
+        let setup = setup?;
+        if let Some((files, ranks)) = board {
+            let declared: Vec<char> = declared.iter().copied().collect();
+            for p in setup.check(files, ranks, &declared, "start position") {
+                let span = span_of(p.at, p.len);
+                self.err(&span, p.message);
+            }
+        }
         if let Some(k) = royal {
             let name = self
                 .spec
@@ -265,168 +307,31 @@ impl Checker<'_> {
                 .find(|p| p.letter.value == k)
                 .and_then(|p| p.body.as_ref())
                 .map_or("", |b| &b.name.value);
-            for (count, side, letter) in [
-                (white, "White", k),
-                (black, "Black", k.to_ascii_lowercase()),
-            ] {
-                if count == 0 {
+            for side in Side::BOTH {
+                let n = setup
+                    .squares()
+                    .filter(|(_, p)| p.side == side && p.letter == k)
+                    .count();
+                if n == 0 {
                     self.err(
-                        &placement.span,
-                        format!("{side} has no {name} ({letter}) in the start position: expected at least one royal piece per side"),
+                        &fen.fields[0].span,
+                        format!("{} has no {name} ({}) in the start position: expected one royal piece per side", side.name(), side.cased(k)),
+                    );
+                } else if n > 1 {
+                    self.err(
+                        &fen.fields[0].span,
+                        format!("{} has {n} of {name} ({}) in the start position: expected one royal piece per side", side.name(), side.cased(k)),
                     );
                 }
             }
         }
-        if side.value != "w" && side.value != "b" {
+        if setup.fullmove == 0 {
             self.err(
-                &side.span,
-                format!("side to move `{}`: expected `w` or `b`", side.value),
+                &fen.fields[5].span,
+                "fullmove number `0`: expected a number from 1, e.g. `1`",
             );
         }
-        if rights.value != "-"
-            && let Some((i, c)) = rights
-                .value
-                .chars()
-                .enumerate()
-                .find(|&(_, c)| !"KQkq".contains(c))
-        {
-            self.err(
-                &rights.span.sub(i, 1),
-                format!("`{c}` in the castling field: expected `-` or letters from K Q k q"),
-            );
-        }
-        if ep.value != "-" && !on_board(&ep.value, board) {
-            self.err(&ep.span, format!("`{}` is not an en-passant square: expected `-` or a square on the board, e.g. `e3`", ep.value));
-        }
-        if half.value.parse::<u32>().is_err() {
-            self.err(
-                &half.span,
-                format!(
-                    "halfmove clock `{}`: expected a number of plies, e.g. `0`",
-                    half.value
-                ),
-            );
-        }
-        if !full.value.parse::<u32>().is_ok_and(|n| n >= 1) {
-            self.err(
-                &full.span,
-                format!(
-                    "fullmove number `{}`: expected a number from 1, e.g. `1`",
-                    full.value
-                ),
-            );
-        }
-        (self.diags.len() == before).then(|| {
-            fen.fields
-                .iter()
-                .map(|f| f.value.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-    }
-
-    /// Checks the placement field; returns how many royal pieces each side has.
-    fn placement(
-        &mut self,
-        field: &Spanned<String>,
-        board: Option<(u8, u8)>,
-        declared: &BTreeSet<char>,
-        royal: Option<char>,
-    ) -> (usize, usize) {
-        let text = &field.value;
-        let letters: String = declared.iter().map(|c| format!("{c} ")).collect();
-        let (mut white, mut black) = (0, 0);
-        let chars: Vec<char> = text.chars().collect();
-        let mut rank = 0usize; // 0 = the top rank, as FEN lists them
-        let mut rank_start = 0usize;
-        let mut width = 0u32;
-        let mut rank_ok = true;
-        let mut undeclared = BTreeSet::new();
-        let mut i = 0;
-        while i <= chars.len() {
-            match chars.get(i).copied() {
-                None | Some('/') => {
-                    if let Some((files, _)) = board
-                        && rank_ok
-                        && width != u32::from(files)
-                    {
-                        self.err(
-                            &field.span.sub(rank_start, i - rank_start),
-                            format!(
-                                "the {} rank from the top of the start position is {width} squares wide: expected {files} (the board has {files} files)",
-                                ordinal(rank + 1)
-                            ),
-                        );
-                    }
-                    rank += 1;
-                    rank_start = i + 1;
-                    width = 0;
-                    rank_ok = true;
-                    i += 1;
-                }
-                Some(c) if c.is_ascii_digit() => {
-                    let run: String = chars[i..]
-                        .iter()
-                        .take_while(|c| c.is_ascii_digit())
-                        .collect();
-                    if run.starts_with('0') {
-                        self.err(
-                            &field.span.sub(i, run.len()),
-                            format!("`{run}` empty squares: expected a count from 1 without leading zeros"),
-                        );
-                        rank_ok = false;
-                    }
-                    width = width.saturating_add(run.parse::<u32>().unwrap_or(u32::MAX));
-                    i += run.len();
-                }
-                Some(c) if c.is_ascii_alphabetic() => {
-                    let up = c.to_ascii_uppercase();
-                    if !declared.contains(&up) && !undeclared.contains(&up) {
-                        // One error per letter, at its first use: a row of pawns is one mistake.
-                        undeclared.insert(up);
-                        let uses = chars
-                            .iter()
-                            .filter(|d| d.to_ascii_uppercase() == up)
-                            .count();
-                        let more = if uses > 1 {
-                            format!(" (used {uses} times)")
-                        } else {
-                            String::new()
-                        };
-                        self.err(
-                            &field.span.sub(i, 1),
-                            format!("`{c}` in the start position is not a declared piece{more}: expected one of {letters}(either case)"),
-                        );
-                    }
-                    if Some(up) == royal {
-                        if c.is_ascii_uppercase() {
-                            white += 1;
-                        } else {
-                            black += 1;
-                        }
-                    }
-                    width = width.saturating_add(1);
-                    i += 1;
-                }
-                Some(c) => {
-                    self.err(
-                        &field.span.sub(i, 1),
-                        format!("unexpected `{c}` in the start position: expected piece letters, counts of empty squares and `/` between ranks"),
-                    );
-                    rank_ok = false;
-                    i += 1;
-                }
-            }
-        }
-        if let Some((files, ranks)) = board
-            && rank != usize::from(ranks)
-        {
-            self.err(
-                &field.span,
-                format!("the start position has {rank} ranks: expected {ranks} (board {files}x{ranks}), separated by `/`"),
-            );
-        }
-        (white, black)
+        (self.diags.len() == before).then_some(setup)
     }
 
     /// Checks that every character of `letters` is a declared piece letter; returns them.
@@ -584,33 +489,4 @@ impl Checker<'_> {
 
 fn file_char(i: u8) -> char {
     char::from(b'a' + i)
-}
-
-/// `e3`-style square within the board.
-fn on_board(sq: &str, board: Option<(u8, u8)>) -> bool {
-    let Some((files, ranks)) = board else {
-        return true;
-    };
-    let mut chars = sq.chars();
-    let Some(f) = chars.next().filter(|c| c.is_ascii_lowercase()) else {
-        return false;
-    };
-    let rest = chars.as_str();
-    let file_ok = (f as u32 - 'a' as u32) < u32::from(files);
-    let rank_ok = !rest.starts_with('0')
-        && rest
-            .parse::<u32>()
-            .is_ok_and(|r| (1..=u32::from(ranks)).contains(&r));
-    file_ok && rank_ok
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 pub fn game(name: &str) -> Arc<Game> {
     let v = acedrex::variant::builtin(name).unwrap_or_else(|| panic!("no built-in variant {name}"));
-    Game::new(v).expect("compiles")
+    Game::new(v)
 }
 
 /// A small deterministic generator for random play (xorshift64*).

@@ -75,6 +75,21 @@ pub struct Unsupported(pub String);
 /// Compiles a piece to its paths (White's view).
 pub fn compile(b: &betza::Betza) -> Result<Vec<Path>, Unsupported> {
     let mut paths = Vec::new();
+    let atoms = b.moves.iter().flat_map(|m| match m {
+        betza::Move::Chain(c) => vec![c.atom],
+        betza::Move::Bracket(br) => br.legs.iter().map(|l| l.atom).collect(),
+    });
+    for atom in atoms {
+        if let Some((x, y)) = atom.vector()
+            && x.max(y) >= crate::geometry::MAX_SIDE
+        {
+            return unsupported(format!(
+                "a ({x},{y}) leap: boards have at most {0} files and ranks, expected components up to {1}",
+                crate::geometry::MAX_SIDE,
+                crate::geometry::MAX_SIDE - 1
+            ));
+        }
+    }
     for m in &b.moves {
         match m {
             betza::Move::Chain(c) => chain(c, &mut paths)?,
@@ -82,6 +97,24 @@ pub fn compile(b: &betza::Betza) -> Result<Vec<Path>, Unsupported> {
         }
     }
     Ok(merge_paths(paths))
+}
+
+/// The longest file or rank component of any step of the paths (0 for castling alone).
+pub fn longest_step(paths: &[Path]) -> u8 {
+    fn leg_max(leg: &Leg) -> u8 {
+        let own = leg.step.0.unsigned_abs().max(leg.step.1.unsigned_abs());
+        let lame = leg.lame.iter().chain(&leg.jump);
+        let lame = lame.map(|v| v.0.unsigned_abs().max(v.1.unsigned_abs()));
+        leg.next.iter().map(leg_max).chain(lame).fold(own, u8::max)
+    }
+    paths
+        .iter()
+        .map(|p| match p {
+            Path::Legs { leg, .. } => leg_max(leg),
+            Path::Castle { n, .. } => *n,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 // ---- directions -------------------------------------------------------------------------------

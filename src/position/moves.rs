@@ -1,0 +1,186 @@
+//! A move, with what it takes and whether it resets the move-count clock, so that search, rules and
+//! front ends ask the move instead of the board.
+
+use crate::piece::{Kind, Piece};
+
+/// How a move changes the board beyond lifting a piece from `from` and putting it on `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum MoveKind {
+    #[default]
+    Normal,
+    /// Takes the piece on `extra` by moving to the en-passant square.
+    EnPassant,
+    /// The royal piece moves to `to`; the partner on `extra` goes next to it on the inner side.
+    Castle,
+    /// A lame leap that leaves en-passant rights on `extra`.
+    SetsEp,
+}
+
+/// A move: from and to cells, an extra cell (see [`MoveKind`]), the promotion, the piece it takes
+/// and two flags. Ten bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Move {
+    pub from: u16,
+    pub to: u16,
+    pub extra: u16,
+    /// Promotion kind + 1; 0: none.
+    promo: u8,
+    kind: MoveKind,
+    captured: Piece,
+    flags: u8,
+}
+
+/// The move comes from an initial-only path (the piece had never moved).
+const INITIAL: u8 = 1;
+/// The mover is a promoting kind (a pawn): the move resets the move-count clock.
+const PAWN: u8 = 2;
+
+impl Move {
+    #[inline(always)]
+    pub const fn new(from: u16, to: u16, kind: MoveKind) -> Move {
+        Move {
+            from,
+            to,
+            extra: 0,
+            promo: 0,
+            kind,
+            captured: Piece::EMPTY,
+            flags: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn with_extra(mut self, extra: u16) -> Move {
+        self.extra = extra;
+        self
+    }
+
+    #[inline(always)]
+    pub const fn with_capture(mut self, captured: Piece) -> Move {
+        self.captured = captured;
+        self
+    }
+
+    #[inline(always)]
+    pub const fn with_promotion(mut self, kind: Option<Kind>) -> Move {
+        self.promo = match kind {
+            Some(k) => k.0 + 1,
+            None => 0,
+        };
+        self
+    }
+
+    /// Marks a move of an initial-only path.
+    #[inline(always)]
+    pub const fn initial_path(mut self, initial: bool) -> Move {
+        if initial {
+            self.flags |= INITIAL;
+        }
+        self
+    }
+
+    /// Marks a move by a promoting kind.
+    #[inline(always)]
+    pub const fn by_pawn(mut self, pawn: bool) -> Move {
+        if pawn {
+            self.flags |= PAWN;
+        }
+        self
+    }
+
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        self.kind
+    }
+
+    #[inline(always)]
+    pub fn promotion(self) -> Option<Kind> {
+        self.promo.checked_sub(1).map(Kind)
+    }
+
+    /// The piece the move takes (`Piece::EMPTY` when none): on `to`, or on `extra` en passant.
+    #[inline(always)]
+    pub const fn captured(self) -> Piece {
+        self.captured
+    }
+
+    /// Where the taken piece stood.
+    #[inline(always)]
+    pub const fn captured_at(self) -> u16 {
+        match self.kind {
+            MoveKind::EnPassant => self.extra,
+            _ => self.to,
+        }
+    }
+
+    /// Whether the move takes a piece.
+    #[inline(always)]
+    pub const fn is_capture(self) -> bool {
+        !self.captured.is_empty()
+    }
+
+    /// A capture or a promotion: what quiescence searches.
+    #[inline(always)]
+    pub const fn is_tactical(self) -> bool {
+        self.is_capture() || self.promo != 0
+    }
+
+    /// Whether the move came from an initial-only path.
+    #[inline(always)]
+    pub const fn is_initial(self) -> bool {
+        self.flags & INITIAL != 0
+    }
+
+    /// Whether the move resets the move-count clock (a capture or a pawn move).
+    #[inline(always)]
+    pub const fn is_zeroing(self) -> bool {
+        self.is_capture() || self.flags & PAWN != 0
+    }
+
+    /// Same destination, promotion, kind and path flag: two paths that made the same move.
+    #[inline]
+    pub fn same_target(self, other: Move) -> bool {
+        (self.to, self.promo, self.kind, self.flags & INITIAL)
+            == (other.to, other.promo, other.kind, other.flags & INITIAL)
+    }
+
+    /// The same action on the board — squares, promotion, kind, path — whatever piece makes it
+    /// and whatever it takes: how a killer from a sibling node is recognised.
+    #[inline]
+    pub fn same_action(self, other: Move) -> bool {
+        (self.from, self.extra) == (other.from, other.extra) && self.same_target(other)
+    }
+
+    /// Same from, to and promotion: how a hash move or a move typed by a user is matched.
+    #[inline(always)]
+    pub fn same_squares(self, from: u16, to: u16, promotion: Option<Kind>) -> bool {
+        self.from == from && self.to == to && self.promotion() == promotion
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::side::Side;
+
+    #[test]
+    fn moves_stay_ten_bytes() {
+        assert_eq!(std::mem::size_of::<Move>(), 10);
+    }
+
+    #[test]
+    fn a_move_answers_what_it_takes() {
+        let victim = Piece::new(Side::Black, Kind(3));
+        let m = Move::new(100, 200, MoveKind::EnPassant)
+            .with_extra(170)
+            .with_capture(victim)
+            .by_pawn(true);
+        assert!(m.is_capture() && m.is_zeroing() && m.is_tactical() && !m.is_initial());
+        assert_eq!((m.captured(), m.captured_at()), (victim, 170));
+        let q = Move::new(100, 132, MoveKind::Normal).with_promotion(Some(Kind(5)));
+        assert!(!q.is_capture() && !q.is_zeroing() && q.is_tactical());
+        assert_eq!(q.promotion(), Some(Kind(5)));
+        assert_eq!(q.captured_at(), 132);
+    }
+}
