@@ -1,70 +1,70 @@
 //! Live cross-checks against engines we did not write, on fresh positions from seeded random play:
 //! Fairy-Stockfish's `go perft` (chess, shatranj, courier, capablanca, makruk) and Fairy-Max's legal
-//! moves for Grant Acedrex (../shared/tools/fairymax-legal). Outside CI a missing oracle skips with a
-//! message; under CI=true it fails.
+//! moves for Grant Acedrex, both driven through the repository's peer harness (tests/peers). A missing
+//! peer skips with a message, and fails under CI=true.
 
 mod common;
 
 use acedrex::movegen::perft::perft;
 use acedrex::position::Position;
-use common::{Rng, fairymax_moves, game, random_walk};
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use common::{Rng, fairymax_moves, game, need_file, need_program, peer_script, random_walk};
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 const FSF: &str = "/usr/games/fairy-stockfish";
+const FAIRYMAX: &str = "/usr/games/fairymax";
 
-fn oracle_present(path: &str) -> bool {
-    if Path::new(path).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var("CI").is_err(),
-        "oracle {path} is missing under CI"
-    );
-    eprintln!("skipping: {path} is not installed");
-    false
+fn seed(default: u64) -> u64 {
+    std::env::var("ACEDREX_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
-/// Fairy-Stockfish's perft for a FEN.
-fn fsf_perft(variant: &str, fen: &str, depth: u32) -> u64 {
-    let mut child = Command::new(FSF)
+/// Runs a peer script with `lines` on stdin (its --batch mode); returns one output line per input line.
+fn batch(script: &str, args: &[&str], lines: &[String]) -> Vec<String> {
+    let mut child = Command::new("python3")
+        .arg(peer_script(script))
+        .args(args)
+        .arg("--batch")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
-        .expect("start fairy-stockfish");
+        .expect("start python3");
     let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(
-        stdin,
-        "uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo perft {depth}"
-    )
-    .expect("write");
-    let mut nodes = None;
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("line");
-        if let Some(n) = line.strip_prefix("Nodes searched: ") {
-            nodes = Some(n.trim().parse().expect("count"));
-            break;
-        }
+    for l in lines {
+        writeln!(stdin, "{l}").expect("write");
     }
-    let _ = writeln!(stdin, "quit");
     drop(stdin);
-    let _ = child.wait();
-    nodes.expect("Fairy-Stockfish printed no node count")
+    let out = child.wait_with_output().expect("wait");
+    assert!(
+        out.status.success(),
+        "{script} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(answers.len(), lines.len(), "{script}: one answer per query");
+    answers
 }
 
 #[test]
 fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
-    if !oracle_present(FSF) {
+    let test = "perft_equals_fairy_stockfish_on_fresh_random_positions";
+    if !need_file(test, FSF, "apt-get install -y fairy-stockfish")
+        || !need_program(test, "python3", &["--version"], "apt-get install -y python3")
+    {
         return;
     }
-    let seed = std::env::var("ACEDREX_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2026);
+    let seed = seed(2026);
+    let mut checked = 0;
     for variant in ["chess", "shatranj", "courier", "capablanca", "makruk"] {
         let g = game(variant);
         let mut rng = Rng(seed ^ variant.len() as u64);
+        let mut cases = Vec::new();
         for _ in 0..4 {
             let mut pos = Position::start(&g);
             let plies = 10 + rng.below(50);
@@ -75,28 +75,34 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
             {
                 continue;
             }
-            let fen = pos.fen();
-            assert_eq!(
-                perft(&mut pos, 3),
-                fsf_perft(variant, &fen, 3),
-                "{variant} {fen}"
-            );
+            let ours = perft(&mut pos, 3);
+            cases.push((pos.fen(), ours));
+        }
+        let fens: Vec<String> = cases.iter().map(|(f, _)| f.clone()).collect();
+        let theirs = batch(
+            "fairy_stockfish.py",
+            &["--engine", FSF, "--variant", variant, "--depth", "3"],
+            &fens,
+        );
+        for ((fen, ours), theirs) in cases.iter().zip(theirs) {
+            assert_eq!(ours.to_string(), theirs, "{variant} {fen}");
+            checked += 1;
         }
     }
+    assert!(checked >= 10, "only {checked} positions compared");
 }
 
 #[test]
 fn legal_moves_equal_fairy_max_on_fresh_random_games() {
-    let tool =
-        std::env::var("FAIRYMAX_LEGAL").unwrap_or_else(|_| "../shared/tools/fairymax-legal".into());
-    if !oracle_present("/usr/games/fairymax") || !oracle_present(&tool) {
+    let test = "legal_moves_equal_fairy_max_on_fresh_random_games";
+    if !need_file(test, FAIRYMAX, "apt-get install -y fairymax")
+        || !need_program(test, "python3", &["--version"], "apt-get install -y python3")
+    {
         return;
     }
     let g = game("grant-acedrex");
-    let mut rng = Rng(std::env::var("ACEDREX_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(7));
+    let mut rng = Rng(seed(7));
+    let mut games = Vec::new();
     for _ in 0..6 {
         let mut pos = Position::start(&g);
         let mut played = Vec::new();
@@ -113,23 +119,21 @@ fn legal_moves_equal_fairy_max_on_fresh_random_games() {
             played.push(text);
             pos.make(m);
         }
-        let out = Command::new("python3")
-            .arg(&tool)
-            .arg("--moves")
-            .arg(played.join(" "))
-            .output()
-            .expect("run fairymax-legal");
+        games.push((played.join(" "), fairymax_moves(&mut pos)));
+    }
+    let queries: Vec<String> = games.iter().map(|(p, _)| p.clone()).collect();
+    let answers = batch(
+        "fairymax_legal.py",
+        &["--engine", FAIRYMAX, "--variant", "grande-acedrex"],
+        &queries,
+    );
+    for ((played, ours), answer) in games.iter().zip(answers) {
         assert!(
-            out.status.success(),
-            "fairymax-legal failed: {}",
-            String::from_utf8_lossy(&out.stderr)
+            !answer.starts_with("rejected"),
+            "Fairy-Max {answer} after {played}"
         );
-        let mut theirs: Vec<String> = String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .map(String::from)
-            .collect();
-        let ours = fairymax_moves(&mut pos);
+        let mut theirs: Vec<String> = answer.split_whitespace().map(String::from).collect();
         theirs.sort();
-        assert_eq!(ours, theirs, "after {}", played.join(" "));
+        assert_eq!(ours, &theirs, "after {played}");
     }
 }

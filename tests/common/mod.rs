@@ -94,3 +94,48 @@ pub fn fairymax_moves(pos: &mut Position) -> Vec<String> {
     out.dedup();
     out
 }
+
+/// Whether the tests run under CI (`CI=true`), where every peer is installed and must be used.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// The one rule for tests that need a peer (another engine, a tool, a terminal): when `present` is
+/// false, fail under `CI=true` (CI installs every peer, so a missing one is a broken setup) and
+/// otherwise print why the test is skipped. The caller returns when this gives false.
+#[track_caller]
+pub fn need(test: &str, present: bool, what: &str, install: &str) -> bool {
+    if present {
+        return true;
+    }
+    let msg = format!("{what} is missing ({install})");
+    assert!(!under_ci(), "{test}: {msg}; CI=true needs it");
+    eprintln!("SKIPPED {test}: {msg}");
+    false
+}
+
+/// `need` for a program: present when it runs (`args` should be harmless, such as `--version`).
+#[track_caller]
+pub fn need_program(test: &str, program: &str, args: &[&str], install: &str) -> bool {
+    let runs = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    need(test, runs, program, install)
+}
+
+/// `need` for an installed file (an engine binary, an ini file).
+#[track_caller]
+pub fn need_file(test: &str, path: &str, install: &str) -> bool {
+    need(test, std::path::Path::new(path).exists(), path, install)
+}
+
+/// The repository's peer harness (tests/peers), for tests that drive a peer through it.
+pub fn peer_script(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers")
+        .join(name)
+}

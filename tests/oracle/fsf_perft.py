@@ -6,10 +6,14 @@
 For each variant: the start position plus 12 positions reached by seeded random play (4..60 plies), each
 with perft counts for depths 1.. up to the largest depth whose count stays under --limit (depth 2 always).
 Also writes tests/perft/chess-cpw.epd (Chess Programming Wiki table) and checks its shallow counts against
-Fairy-Stockfish. Needs the Debian package fairy-stockfish. Python 3 standard library only.
+Fairy-Stockfish. Needs the Debian package fairy-stockfish. Python 3 standard library only; speaks to the
+engine through tests/peers/fairy_stockfish.py.
 """
 import argparse, random, subprocess, sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'peers'))
+from fairy_stockfish import Fsf  # noqa: E402  (the one Fairy-Stockfish driver)
 
 VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk']
 RANDOM_GAMES = 12
@@ -52,40 +56,6 @@ CPW = [  # Chess Programming Wiki, "Perft Results"
     ('pos6-middlegame', 'r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10',
      [46, 2079, 89890, 3894594, 164075551]),
 ]
-
-
-class Fsf:
-    """A Fairy-Stockfish process spoken to over UCI."""
-
-    def __init__(self, path):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.name = next(l[len('id name '):] for l in self.ask('uci', until='uciok') if l.startswith('id name '))
-
-    def ask(self, *lines, until):
-        """Send lines; return the output lines up to and including the first one starting with `until`."""
-        self.p.stdin.write(''.join(l + '\n' for l in lines)); self.p.stdin.flush()
-        out = []
-        for l in self.p.stdout:
-            out.append(l.rstrip('\n'))
-            if l.startswith(until):
-                return out
-        sys.exit('fairy-stockfish ended unexpectedly')
-
-    def variant(self, v):
-        self.ask(f'setoption name UCI_Variant value {v}', 'isready', until='readyok')
-
-    def fen(self, position):
-        out = self.ask(position, 'd', 'isready', until='readyok')
-        return next(l[len('Fen: '):] for l in out if l.startswith('Fen: '))
-
-    def perft(self, position, depth):
-        """Return (total, {move: count}) of `go perft depth`."""
-        out = self.ask(position, f'go perft {depth}', until='Nodes searched')
-        moves = dict(l.split(': ') for l in out if ': ' in l and l.split(':')[0].isalnum())
-        return int(out[-1].split()[-1]), {m: int(n) for m, n in moves.items()}
-
-    def close(self):
-        self.p.stdin.write('quit\n'); self.p.stdin.flush(); self.p.wait()
 
 
 def startpos(moves):

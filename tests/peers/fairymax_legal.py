@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The moves Fairy-Max accepts as legal after a move sequence: a legality oracle for any Fairy-Max variant.
+
+  fairymax_legal.py [--engine /usr/games/fairymax] [--ini FMAX.INI] [--variant grande-acedrex] [MOVE...]
+  fairymax_legal.py ... --batch          one move sequence per stdin line, one answer line each
+
+Prints the accepted moves on one line, sorted by from-square, then to-square, squares in rank order
+(a1 b1 .. a2 b2 ..), in coordinate form without a promotion suffix: Fairy-Max promotes by itself. Exit
+status 1 when Fairy-Max rejects a move of the sequence (in --batch mode that line is answered with
+"rejected N MOVE" and the run goes on), 2 when it does not know the variant or the engine is missing.
+
+How: the sequence is replayed in force mode; Fairy-Max's `p` command prints the board; every piece of the
+side to move is tried on every square not holding one of its own pieces (those are never legal, and
+Fairy-Max reads a move onto its own king as a castling request); each accepted try is taken back with
+`undo`. Every exchange ends with `ping N` and waits for `pong N`, so no reply is mistaken for another's.
+Python 3 standard library only; needs the Debian package fairymax.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+FILES = 'abcdefghijklmnopqrstuvwxyz'
+
+
+class Rejected(Exception):
+    """Fairy-Max refused a move of the sequence: (index from 1, move)."""
+
+
+class UnknownVariant(Exception):
+    pass
+
+
+class FairyMax:
+    """One Fairy-Max process in force mode, spoken to over the xboard protocol."""
+
+    def __init__(self, engine='/usr/games/fairymax', ini=None, variant='grande-acedrex'):
+        # Fairy-Max's command line is `fairymax [HASH_BITS [INI_FILE]]`.
+        argv = [engine] + (['22', ini] if ini else [])
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.serial = 0
+        self.variant = variant
+        self.exchange('xboard', 'protover 2')
+        reply = self.exchange('new', f'variant {variant}', 'force')
+        if any(line.startswith('Error') or line.endswith('not supported') for line in reply):
+            self.close()
+            raise UnknownVariant(variant)
+        # `setup (...) WxH+H_parent FEN` gives the board size; without it the board is 8x8.
+        size = next((re.search(r'\) (\d+)x(\d+)\+', line) for line in reply if line.startswith('setup ')), None)
+        self.files, self.ranks = (int(size[1]), int(size[2])) if size else (8, 8)
+        self.played = []
+
+    def exchange(self, *commands):
+        """Sends the commands and a ping; returns every line printed before the matching pong."""
+        self.serial += 1
+        pong = f'pong {self.serial}'
+        self.proc.stdin.write(''.join(c + '\n' for c in commands) + f'ping {self.serial}\n')
+        self.proc.stdin.flush()
+        lines = []
+        for line in self.proc.stdout:
+            line = line.rstrip('\r\n')
+            if line == pong:
+                return lines
+            lines.append(line)
+        raise RuntimeError(f'Fairy-Max exited (after {" ".join(commands)!r})')
+
+    def accepts(self, move):
+        return not any(line.startswith('Illegal move') for line in self.exchange(move))
+
+    def reset(self, moves):
+        """Replays `moves` from the start position; raises Rejected on the first refused move."""
+        self.exchange('new', f'variant {self.variant}', 'force')
+        self.played = []
+        for i, m in enumerate(moves, 1):
+            if not self.accepts(m):
+                raise Rejected(i, m)
+            self.played.append(m)
+
+    def board(self):
+        """The board as rows of piece characters, rank 1 first ('.' empty)."""
+        rows = []
+        for line in self.exchange('p'):
+            cells = line.split()
+            if len(cells) == self.files and all(len(c) == 1 for c in cells):
+                rows.append(cells)
+        # Printed from the top rank down; rows past the board (Fairy-Max's spare area) follow it.
+        if len(rows) < self.ranks:
+            raise RuntimeError(f'could not read the board from `p` ({len(rows)} rows)')
+        return rows[:self.ranks][::-1]
+
+    def legal(self, moves):
+        """The moves Fairy-Max accepts after `moves`, sorted by from-square, then to-square (rank order)."""
+        self.reset(moves)
+        white = len(moves) % 2 == 0
+        # White pieces print in upper case, its pawns as '*'; Black's in lower case, its pawns as '+'.
+        mine = (lambda c: c.isupper() or c == '*') if white else (lambda c: c.islower() or c == '+')
+        rows = self.board()
+        square = lambda f, r: f'{FILES[f]}{r + 1}'
+        cells = [(f, r) for r in range(self.ranks) for f in range(self.files)]
+        found = []
+        for f, r in cells:
+            if not mine(rows[r][f]):
+                continue
+            for tf, tr in cells:
+                if mine(rows[tr][tf]):
+                    continue
+                move = square(f, r) + square(tf, tr)
+                if self.accepts(move):
+                    found.append(move)
+                    self.exchange('undo')
+        return found
+
+    def close(self):
+        try:
+            self.proc.stdin.write('quit\n')
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+        self.proc.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--engine', default='/usr/games/fairymax')
+    ap.add_argument('--ini', help='an fmax.ini to load instead of the installed one')
+    ap.add_argument('--variant', default='grande-acedrex')
+    ap.add_argument('--batch', action='store_true', help='read one move sequence per stdin line')
+    ap.add_argument('moves', nargs='*', help='the moves from the start position (one argument may hold several)')
+    a = ap.parse_args()
+    try:
+        fm = FairyMax(a.engine, a.ini, a.variant)
+    except FileNotFoundError:
+        sys.exit(f'{a.engine} not found: install the Debian package fairymax')
+    except UnknownVariant:
+        print(f'Fairy-Max does not know the variant {a.variant}', file=sys.stderr)
+        sys.exit(2)
+    status = 0
+    try:
+        queries = sys.stdin if a.batch else [' '.join(a.moves)]
+        for query in queries:
+            moves = query.split()
+            try:
+                print(' '.join(fm.legal(moves)), flush=True)
+            except Rejected as e:
+                index, move = e.args
+                if not a.batch:
+                    print(f'Fairy-Max rejects move {index} of the sequence: {move}', file=sys.stderr)
+                    status = 1
+                    break
+                print(f'rejected {index} {move}', flush=True)
+    finally:
+        fm.close()
+    sys.exit(status)
+
+
+if __name__ == '__main__':
+    main()
