@@ -48,14 +48,16 @@ fn builtin_origin(name: &str) -> String {
     format!("variants/{name}.txt")
 }
 
-/// A built-in's canonical name and text, found by name or alias. Reads the texts, not the cache, so
-/// that building the cache can resolve `inherit` through here.
+/// A built-in's canonical name and text, found by name, alias or XBoard name (in that order, so a
+/// canonical name always wins). Reads the texts, not the cache, so that building the cache can
+/// resolve `inherit` through here.
 fn builtin_source(name: &str) -> Option<(&'static str, &'static str)> {
+    let find = |names: &dyn Fn(&str) -> bool| BUILTINS.iter().find(|(_, text)| names(text));
     BUILTINS
         .iter()
         .find(|(n, _)| *n == name)
         .or_else(|| {
-            BUILTINS.iter().find(|(_, text)| {
+            find(&|text| {
                 parse_spec("", text)
                     .0
                     .aliases
@@ -63,10 +65,18 @@ fn builtin_source(name: &str) -> Option<(&'static str, &'static str)> {
                     .any(|a| a.value == name)
             })
         })
+        .or_else(|| {
+            find(&|text| {
+                parse_spec("", text)
+                    .0
+                    .xboard
+                    .is_some_and(|x| x.name.value == name)
+            })
+        })
         .copied()
 }
 
-/// A built-in variant by canonical name or alias.
+/// A built-in variant by canonical name, alias or XBoard name.
 pub fn builtin(name: &str) -> Option<Variant> {
     static CACHE: OnceLock<Vec<Option<Variant>>> = OnceLock::new();
     let (canonical, _) = builtin_source(name)?;
@@ -261,7 +271,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
     }
 }
 
-/// A built-in name or alias, else the path of a variant file.
+/// A built-in name, alias or XBoard name, else the path of a variant file.
 pub fn load(name_or_path: &str) -> Result<Variant, String> {
     if let Some(v) = builtin(name_or_path) {
         return Ok(v);
