@@ -55,7 +55,12 @@ fn batch(script: &str, args: &[&str], lines: &[String]) -> Vec<String> {
 fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
     let test = "perft_equals_fairy_stockfish_on_fresh_random_positions";
     if !need_file(test, FSF, "apt-get install -y fairy-stockfish")
-        || !need_program(test, "python3", &["--version"], "apt-get install -y python3")
+        || !need_program(
+            test,
+            "python3",
+            &["--version"],
+            "apt-get install -y python3",
+        )
     {
         return;
     }
@@ -96,7 +101,12 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
 fn legal_moves_equal_fairy_max_on_fresh_random_games() {
     let test = "legal_moves_equal_fairy_max_on_fresh_random_games";
     if !need_file(test, FAIRYMAX, "apt-get install -y fairymax")
-        || !need_program(test, "python3", &["--version"], "apt-get install -y python3")
+        || !need_program(
+            test,
+            "python3",
+            &["--version"],
+            "apt-get install -y python3",
+        )
     {
         return;
     }

@@ -1,6 +1,8 @@
 //! `acedrex play` as a new user meets it: the library loop with scripted input (always), and the
 //! real binary in a terminal through tmux (skipped with a message where tmux or the `play` command is
-//! missing; under CI=true a missing tmux fails).
+//! missing; under CI=true either fails).
+
+mod common;
 
 use acedrex::play::{ColorMode, PlayOptions, Seat, run};
 use std::io::Cursor;
@@ -259,13 +261,6 @@ impl Drop for Tmux {
     }
 }
 
-fn have_tmux() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 fn binary_plays(bin: &Path) -> bool {
     Command::new(bin)
         .args(["play", "--help"])
@@ -275,14 +270,8 @@ fn binary_plays(bin: &Path) -> bool {
 
 #[test]
 fn terminal_session_in_tmux() {
-    if !have_tmux() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "tmux is required under CI for the terminal test (apt-get install -y tmux)"
-        );
-        eprintln!(
-            "SKIPPED terminal_session_in_tmux: tmux is not installed (apt-get install -y tmux)"
-        );
+    let test = "terminal_session_in_tmux";
+    if !common::need_program(test, "tmux", &["-V"], "apt-get install -y tmux") {
         return;
     }
     // ACEDREX_BIN tries another build (say a release binary) in the same terminal session.
@@ -291,10 +280,12 @@ fn terminal_session_in_tmux() {
         PathBuf::from,
     );
     let bin = bin.as_path();
-    if !binary_plays(bin) {
-        eprintln!(
-            "SKIPPED terminal_session_in_tmux: this acedrex binary has no `play` command yet"
-        );
+    if !common::need(
+        test,
+        binary_plays(bin),
+        &format!("the `play` command of {}", bin.display()),
+        "build a binary with `play`",
+    ) {
         return;
     }
     let dir = temp_dir("tmux");

@@ -6,7 +6,7 @@ use acedrex::position::{Move, Position};
 use acedrex::search::{Engine, Info, Limits, Score, SearchResult};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn game(name: &str) -> Arc<Game> {
     Game::new(acedrex::variant::builtin(name).unwrap())
@@ -139,32 +139,36 @@ fn fixed_depth_is_deterministic() {
     assert_eq!((c.nodes, c.best), (d.nodes, d.best));
 }
 
+/// Time limits end the search by themselves. Nothing here reads a clock: a search with no depth or
+/// node limit that returns at all was stopped by its time limit, and an unfinished iteration never
+/// reports the depth cap. How closely the limit is kept is measured in benches, not asserted.
 #[test]
-fn movetime_is_respected() {
+fn time_limits_end_the_search_with_a_legal_move() {
     let g = game("grant-acedrex");
     let pos = Position::start(&g);
-    let t0 = Instant::now();
-    let r = search(
-        &pos,
+    let legal = pos.clone().legal_moves();
+    for limits in [
         Limits {
             movetime: Some(Duration::from_millis(100)),
             ..Limits::default()
         },
-    );
-    let dt = t0.elapsed();
-    assert!(dt < Duration::from_millis(300), "took {dt:?}");
-    assert!(r.best.is_some());
-    // A nearly empty clock still yields a legal move.
-    let t0 = Instant::now();
-    let r = search(
-        &pos,
+        // A nearly empty clock still yields a legal move.
         Limits {
             wtime: Some(Duration::from_millis(5)),
             ..Limits::default()
         },
-    );
-    assert!(t0.elapsed() < Duration::from_millis(200));
-    assert!(pos.clone().legal_moves().contains(&r.best.unwrap()));
+        Limits {
+            wtime: Some(Duration::from_millis(50)),
+            winc: Some(Duration::from_millis(10)),
+            movestogo: Some(1),
+            ..Limits::default()
+        },
+    ] {
+        let r = search(&pos, limits.clone());
+        assert!(legal.contains(&r.best.expect("a move")), "{limits:?}");
+        // 96 plies is the search's depth cap: only a search that ran out of work would report it.
+        assert!(r.depth < 96, "{limits:?} reached depth {}", r.depth);
+    }
 }
 
 #[test]

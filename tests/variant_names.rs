@@ -32,7 +32,11 @@ fn names_of(canonical: &str) -> Vec<(String, &'static str)> {
         .iter()
         .find(|(n, _)| *n == canonical)
         .unwrap_or_else(|| panic!("{canonical} is missing from the Fairy-Stockfish table"));
-    names.extend(fsf.1.iter().map(|n| (n.to_string(), "Fairy-Stockfish name")));
+    names.extend(
+        fsf.1
+            .iter()
+            .map(|n| (n.to_string(), "Fairy-Stockfish name")),
+    );
     names
 }
 
@@ -61,7 +65,10 @@ fn no_name_belongs_to_two_variants() {
     for canonical in builtin_names() {
         for (name, kind) in names_of(canonical) {
             if let Some(other) = owner.insert(name.clone(), canonical) {
-                assert_eq!(other, canonical, "{kind} {name} of {canonical} also names {other}");
+                assert_eq!(
+                    other, canonical,
+                    "{kind} {name} of {canonical} also names {other}"
+                );
             }
         }
     }
@@ -90,7 +97,12 @@ fn fairy_stockfish_knows_the_names_and_means_the_same_variants() {
     const FSF: &str = "/usr/games/fairy-stockfish";
     let test = "fairy_stockfish_knows_the_names_and_means_the_same_variants";
     if !need_file(test, FSF, "apt-get install -y fairy-stockfish")
-        || !need_program(test, "python3", &["--version"], "apt-get install -y python3")
+        || !need_program(
+            test,
+            "python3",
+            &["--version"],
+            "apt-get install -y python3",
+        )
     {
         return;
     }
@@ -113,7 +125,10 @@ fn fairy_stockfish_knows_the_names_and_means_the_same_variants() {
     assert!(theirs.contains(&"chess"), "UCI_Variant list: {theirs:?}");
     for (canonical, names) in FAIRY_STOCKFISH {
         for n in *names {
-            assert!(theirs.contains(n), "Fairy-Stockfish has no variant {n} ({canonical})");
+            assert!(
+                theirs.contains(n),
+                "Fairy-Stockfish has no variant {n} ({canonical})"
+            );
         }
     }
     // A Fairy-Stockfish name that acedrex resolves must mean that variant in the table too.
