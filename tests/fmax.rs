@@ -340,15 +340,9 @@ fn debian_ini() -> Option<String> {
     }
 }
 
-/// A missing Fairy-Max install: skip locally, fail loudly in CI.
+/// A missing Fairy-Max install: skip locally, fail loudly in CI (the common rule).
 fn missing(what: &str) {
-    let msg = format!(
-        "{what} not found: install the Debian package fairymax (apt-get install -y fairymax)"
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{msg}");
-    }
-    eprintln!("skipped: {msg}");
+    common::need("fmax", false, what, "apt-get install -y fairymax");
 }
 
 #[test]

@@ -57,7 +57,8 @@ def time_control(tc, max_moves):
     """XBoard arguments for a time control and the longest a game under it can take (seconds)."""
     if tc.startswith('st='):
         st = float(tc[3:])
-        return ['-st', tc[3:]], 2 * max_moves * (st + 0.5) + 30
+        # XBoard reads -st as minutes[:seconds].
+        return ['-st', f'0:{tc[3:]}'], 2 * max_moves * (st + 0.5) + 30
     if '/' in tc:
         mps, base = tc.split('/', 1)
         sessions = math.ceil(max_moves / int(mps))
@@ -389,9 +390,46 @@ def write_pgn(path, games):
             f.write('\n' + (g['pgn']['movetext'] or '*') + '\n\n')
 
 
+def selftest():
+    """`xboard_match.py selftest`: checks the parts that need no XBoard (run by tests/peers.rs)."""
+    assert time_control('0:10+0.1', 100)[0] == ['-tc', '0:10', '-inc', '0.1']
+    assert time_control('15+0.5', 100)[0] == ['-tc', '0:15', '-inc', '0.5']
+    assert time_control('1:30', 100)[0] == ['-tc', '1:30', '-inc', '0']
+    assert time_control('40/5:00', 100)[0] == ['-mps', '40', '-tc', '5:00']
+    assert time_control('st=2', 100) == (['-st', '0:2'], 2 * 100 * 2.5 + 30)
+    for why, result, kind in [
+            ('Xboard adjudication: Checkmate', '1-0', 'checkmate'), ('White mates', '1-0', 'checkmate'),
+            ('Xboard adjudication: Stalemate', '0-1', 'stalemate'), ('Black wins on time', '0-1', 'time forfeit'),
+            ('Xboard adjudication: Bare king', '1-0', 'bare king'),
+            ('Xboard adjudication: long game', '1/2-1/2', 'move cap'),
+            ('Xboard adjudication: 3-fold repetition', '1/2-1/2', 'repetition'),
+            ('False draw claim: \'1/2-1/2 {stalemate}\'', '1-0', 'false claim'),
+            ('Illegal move: a4a7', '0-1', 'illegal move'),
+            ('Error writing to first chess program', '1-0', 'crash'),
+            ('', '*', 'unfinished'), ('', '1-0', 'no reason given')]:
+        assert ending(why, result) == kind, (why, ending(why, result))
+    text = ('[Event "m"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n[FEN "8/8 w - - 0 1"]\n\n'
+            '{--------------\nboard\n--------------}\n1. a4a5 {+0.10/6 0.7} a9a8 {-0.20/5 0.4}\n'
+            '2. b4b5 {+9.99/3 0.1} {Xboard adjudication: Checkmate} 1-0\n\n'
+            '[Event "m"]\n[White "b"]\n[Black "a"]\n[Result "*"]\n\n*\n')
+    games = parse_pgn(text)
+    assert [g['tags']['White'] for g in games] == ['a', 'b'], games
+    assert plies(games[0]['movetext']) == 3 and plies(games[1]['movetext']) == 0
+    assert reason(games[0]['movetext']) == 'Xboard adjudication: Checkmate'
+    assert reason('1. e4 {+0.33/5 0.4} *') == ''
+    log = '100 >first : go\n200 <first : move e2e4\n210 >second: usermove e2e4\n'
+    assert on_move(log, 'first') == 'second' and on_move('', 'second') == 'second'
+    assert engine_lines('5 <second: Error (unknown command): computer\n6 <first : pong 1\n', 'second') == [
+        'Error (unknown command): computer']
+    print('xboard_match selftest ok')
+
+
 def main():
     if sys.argv[1:2] == ['relay']:
         relay(sys.argv[2:])
+    if sys.argv[1:2] == ['selftest']:
+        selftest()
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument('--first', required=True, help='command line of the first engine (defines the variant)')
