@@ -9,18 +9,19 @@
 # Both must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
 # (tests/xboard/check.py). The two matches run at once (each mostly keeps one core busy).
 #
-# Environment: ACEDREX_BIN (default: target/release/acedrex, built if missing), GAMES (2 per match),
-# TC (0:10+0.1), MAXMOVES (120), OUT (target/xboard-runs), FAIRYMAX (/usr/games/fairymax).
+# Environment: ACEDREX_BIN (default: target/release/acedrex, built if missing; target is
+# $CARGO_TARGET_DIR when set), GAMES (2 per match), TC (0:10+0.1), MAXMOVES (120),
+# OUT (target/xboard-runs), FAIRYMAX (/usr/games/fairymax).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 MATCH="$ROOT/tests/peers/xboard_match.py"
-BIN=${ACEDREX_BIN:-$ROOT/target/release/acedrex}
+BIN=${ACEDREX_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/acedrex}
 GAMES=${GAMES:-2}
 TC=${TC:-0:10+0.1}
 MAXMOVES=${MAXMOVES:-120}
-OUT=${OUT:-$ROOT/target/xboard-runs}
+OUT=${OUT:-${CARGO_TARGET_DIR:-$ROOT/target}/xboard-runs}
 FAIRYMAX=${FAIRYMAX:-/usr/games/fairymax}
 
 [ -x "$FAIRYMAX" ] || { echo "fairymax not found at $FAIRYMAX (apt-get install -y fairymax)" >&2; exit 2; }
