@@ -301,9 +301,9 @@ impl Position {
                 }
             }
         }
-        if royal_moves && m.kind() == MoveKind::Normal {
+        if royal_moves && m.kind() == MoveKind::Normal && !self.game().tables.self_attack {
             // Only the royal piece moves: test its new square with the old one vacated. A piece
-            // captured there cannot attack its own square.
+            // captured there cannot attack its own square (unless some piece can: `self_attack`).
             let king = self.board[m.from as usize];
             self.board[m.from as usize] = Piece::EMPTY;
             let attacked = self.attacked(m.to, !side);

@@ -93,6 +93,8 @@ pub struct Tables {
     pub castling: bool,
     /// Some piece kind is royal.
     pub has_royal: bool,
+    /// Some piece can attack its own square (a path that leaves and comes back, `WabW`).
+    pub self_attack: bool,
     pub castle_through_check: bool,
     pub royal_initial_safe: bool,
     pub flat_attacks: FlatAttacks,
@@ -164,6 +166,11 @@ impl Tables {
             }
         }
         let flat_attacks = FlatAttacks::build(&pieces);
+        let self_attack = pieces.iter().any(|p| {
+            p.attacks
+                .iter()
+                .any(|t| t.by_generation || t.index[DIFF_BASE as usize].1 != 0)
+        });
         Tables {
             flat_attacks,
             files: v.files,
@@ -174,6 +181,7 @@ impl Tables {
             castling,
             castle_through_check: v.castling.through_check,
             has_royal: v.pieces.iter().any(|p| p.royal),
+            self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,
         }
     }
