@@ -23,23 +23,36 @@ fn xboard(script: &str) -> String {
     xboard_bytes(script.as_bytes().to_vec())
 }
 
-fn uci(script: &str) -> String {
+/// An XBoard session whose script can wait for the engine's moves (`#wait N`, see [`Gated`]).
+fn xboard_gated(script: &str) -> String {
     let out = SharedBuf::default();
-    let input = BufReader::new(Gated {
-        lines: script.lines().map(str::to_string).collect(),
-        next: 0,
-        out: out.clone(),
-    });
-    uci::run(input, out.clone()).expect("session runs");
+    xboard::run(gated(script, "move ", &out), out.clone()).expect("session runs");
     out.text()
 }
 
+fn uci(script: &str) -> String {
+    let out = SharedBuf::default();
+    uci::run(gated(script, "bestmove", &out), out.clone()).expect("session runs");
+    out.text()
+}
+
+fn gated(script: &str, marker: &'static str, out: &SharedBuf) -> BufReader<Gated> {
+    BufReader::new(Gated {
+        lines: script.lines().map(str::to_string).collect(),
+        next: 0,
+        out: out.clone(),
+        marker,
+    })
+}
+
 /// Script input that can wait for the engine: a line `#wait N` holds back the rest of the script
-/// until the output has N `bestmove` lines, as a GUI waits before its next `position`/`go`.
+/// until the output has N lines starting with the marker (`bestmove`, XBoard's `move `), as a GUI
+/// waits for the engine's move before it sends the next command.
 struct Gated {
     lines: Vec<String>,
     next: usize,
     out: SharedBuf,
+    marker: &'static str,
 }
 
 impl Read for Gated {
@@ -49,10 +62,15 @@ impl Read for Gated {
             if let Some(n) = line.strip_prefix("#wait ") {
                 let n: usize = n.parse().expect("#wait N");
                 let t = Instant::now();
-                while self.out.text().matches("bestmove").count() < n {
+                let seen = |out: &SharedBuf| {
+                    let text = out.text();
+                    text.lines().filter(|l| l.starts_with(self.marker)).count()
+                };
+                while seen(&self.out) < n {
                     assert!(
                         t.elapsed() < Duration::from_secs(60),
-                        "no bestmove {n}: {}",
+                        "no {} {n}: {}",
+                        self.marker,
                         self.out.text()
                     );
                     std::thread::sleep(Duration::from_millis(2));
@@ -187,8 +205,8 @@ fn xboard_short_game_at_fixed_depth() {
 #[test]
 fn xboard_engine_answers_user_moves_until_force() {
     // Engine Black (after `new`): each legal user move gets an answer; replaying gives the same FEN.
-    let script = "new\nvariant grande-acedrex\nsd 1\nusermove a4a5\nping 1\nusermove l4l5\nping 2\nforce\nusermove b4b5\nfen\n";
-    let out = xboard(script);
+    let script = "new\nvariant grande-acedrex\nsd 1\nusermove a4a5\n#wait 1\nping 1\nusermove l4l5\n#wait 2\nping 2\nforce\nusermove b4b5\nfen\n";
+    let out = xboard_gated(script);
     let fen = out
         .lines()
         .find_map(|l| l.strip_prefix("# fen "))
@@ -311,9 +329,9 @@ fn xboard_claims_repetition_in_chess() {
 fn xboard_claims_after_its_own_move() {
     // Forced wins: the only mate in one (h1h12), and the only stalemating move (c10c11, a win);
     // then `go` in a finished game claims instead of moving.
-    let out = no_thinking(&xboard(
-        "new\nvariant grande-acedrex\nsd 2\nforce\nsetboard k11/12/1K10/12/12/12/12/4p7/4P7/12/12/7R4 w - - 0 1\ngo\nping 1\nforce\n\
-         setboard k11/12/1PK9/12/12/12/12/4p7/4P7/12/12/12 w - - 0 1\ngo\nping 2\nforce\n\
+    let out = no_thinking(&xboard_gated(
+        "new\nvariant grande-acedrex\nsd 2\nforce\nsetboard k11/12/1K10/12/12/12/12/4p7/4P7/12/12/7R4 w - - 0 1\ngo\n#wait 1\nping 1\nforce\n\
+         setboard k11/12/1PK9/12/12/12/12/4p7/4P7/12/12/12 w - - 0 1\ngo\n#wait 2\nping 2\nforce\n\
          setboard k11/2K9/1P10/12/12/12/12/4p7/4P7/12/12/12 b - - 0 1\ngo\nping 3\n",
     ));
     insta::assert_snapshot!(out);

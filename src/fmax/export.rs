@@ -8,11 +8,8 @@ use super::rays::{Ray, step_of};
 use crate::betza;
 use crate::explore::{Probe, destinations};
 use crate::legs::{self, Cont, Leg, Path, Stop};
-use crate::variant::{BareKing, Outcome, PieceDef, PromotionTarget, Variant};
+use crate::variant::{BareKing, Outcome, PromotionTarget, Variant};
 use std::fmt::Write;
-
-/// XBoard's default piece-to-char order: the GUI draws the image of the slot a letter sits in.
-const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
 
 /// Writes a complete `fmax.ini` for `variants`: the version line, a default block, one `Game:` block
 /// per variant (plus `normal` chess, which Fairy-Max loads on every `new`, when none is given) and the
@@ -382,7 +379,8 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
     }
 
     // GUI side: piece-to-char table and XBoard-dialect Betza lines.
-    let piece_to_char = piece_to_char(v, pawn, royal);
+    // The same table as `acedrex xboard` sends, so that XBoard shows the same pictures.
+    let piece_to_char = crate::protocol::piece_to_char::PieceToChar::of(v).table;
     let mut betza = Vec::new();
     for p in &v.pieces {
         match betza::to_xboard(&p.betza) {
@@ -573,58 +571,6 @@ fn mobility(v: &Variant, betza_text: &str) -> Result<f64, String> {
         }
     }
     Ok((total as f64 / squares as f64).max(0.1))
-}
-
-/// XBoard's piece-to-char table: each letter in the slot whose image fits its move, else its own
-/// letter's slot, else a free one; the royal piece in the King slot (last).
-fn piece_to_char(v: &Variant, pawn: usize, royal: usize) -> String {
-    let mut slots: Vec<Option<char>> = vec![None; XBOARD_SLOTS.len()];
-    let king = XBOARD_SLOTS.len() - 1;
-    slots[0] = Some(v.pieces[pawn].letter);
-    slots[king] = Some(v.pieces[royal].letter);
-    let image = |p: &PieceDef| -> Option<usize> {
-        let canonical = p.betza.to_string();
-        let standard = ["", "N", "B", "R", "Q", "F", "A", "BN", "RN", "W", "K"];
-        standard
-            .iter()
-            .position(|s| !s.is_empty() && *s == canonical)
-    };
-    let others: Vec<usize> = (0..v.pieces.len())
-        .filter(|&i| i != pawn && i != royal)
-        .collect();
-    let mut rest = Vec::new();
-    for &i in &others {
-        match image(&v.pieces[i]).filter(|&s| slots[s].is_none()) {
-            Some(s) => slots[s] = Some(v.pieces[i].letter),
-            None => rest.push(i),
-        }
-    }
-    let mut later = Vec::new();
-    for i in rest {
-        let own = XBOARD_SLOTS
-            .find(v.pieces[i].letter)
-            .filter(|&s| s != 0 && s != king && slots[s].is_none());
-        match own {
-            Some(s) => slots[s] = Some(v.pieces[i].letter),
-            None => later.push(i),
-        }
-    }
-    for i in later {
-        if let Some(s) = (1..king).find(|&s| slots[s].is_none()) {
-            slots[s] = Some(v.pieces[i].letter);
-        }
-    }
-    let half = |upper: bool| -> String {
-        slots
-            .iter()
-            .map(|c| match c {
-                Some(c) if upper => c.to_ascii_uppercase(),
-                Some(c) => c.to_ascii_lowercase(),
-                None => '.',
-            })
-            .collect()
-    };
-    half(true) + &half(false)
 }
 
 // ---- leg trees → rays (§5.9) --------------------------------------------------------------

@@ -2,9 +2,15 @@
 //! Chess). Both are thin: they turn protocol lines into calls on the library and print the answers.
 //!
 //! Shared here: the variant registry (built-ins plus user files), the line reader thread, the
-//! locked writer both the controller and the search thread print through, and FEN normalisation
-//! for the FEN dialects GUIs send.
+//! locked writer both the controller and the search thread print through, FEN normalisation
+//! for the FEN dialects GUIs send, bounded numeric arguments ([`args`]) and XBoard's
+//! piece-to-char table ([`piece_to_char`], also used by the Fairy-Max export).
+//!
+//! A panic in a search (a bug, never an input) is caught where the search thread is joined: the
+//! session goes on with a fresh engine and a legal move. This is why the release profile unwinds.
 
+pub mod args;
+pub mod piece_to_char;
 pub mod uci;
 pub mod xboard;
 
@@ -13,6 +19,7 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Which protocol a GUI speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +45,32 @@ pub struct Config {
     /// The variant to start in (UCI only: XBoard always names it).
     pub variant: Option<String>,
 }
+
+/// How long a search still running when the input ends may go on: a script piped in wants its
+/// last answer, but a session over finite input must end. Then the search is stopped and answered
+/// (an analysis or infinite search at once).
+pub const EOF_GRACE: Duration = Duration::from_secs(10);
+
+/// Why a variant file could not be added to a session.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("no variant file or directory {0}")]
+    NotFound(String),
+    /// The file's diagnostics, rendered (one or more lines).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Every file of one path that failed to load.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+pub struct LoadErrors(pub Vec<LoadError>);
 
 /// Runs `protocol` until `quit` or end of input.
 pub fn run<R, W>(protocol: Protocol, input: R, output: W, config: &Config) -> io::Result<()>
@@ -70,22 +103,30 @@ impl Registry {
         Registry { variants }
     }
 
-    /// The built-ins plus `files`; the second value lists the files that failed to load.
-    pub fn with_files(files: &[PathBuf]) -> (Registry, Vec<String>) {
+    /// The built-ins plus `files`; the second value lists what failed to load.
+    pub fn with_files(files: &[PathBuf]) -> (Registry, Vec<LoadError>) {
         let mut r = Registry::builtin();
         let errors = files
             .iter()
             .filter_map(|f| r.load_path(&f.to_string_lossy()).err())
+            .flat_map(|e| e.0)
             .collect();
         (r, errors)
     }
 
-    /// Loads one variant file, or every `*.txt` file of a directory. Returns the names loaded.
-    pub fn load_path(&mut self, path: &str) -> Result<Vec<String>, String> {
+    /// Loads one variant file, or every `*.txt` file of a directory. Returns the names loaded;
+    /// the files that load are added even when others fail.
+    pub fn load_path(&mut self, path: &str) -> Result<Vec<String>, LoadErrors> {
         let p = Path::new(path.trim());
+        let shown = p.display().to_string();
         let files: Vec<PathBuf> = if p.is_dir() {
             let mut v: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+                .map_err(|source| {
+                    LoadErrors(vec![LoadError::Read {
+                        path: shown.clone(),
+                        source,
+                    }])
+                })?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|x| x == "txt"))
                 .collect();
@@ -94,17 +135,20 @@ impl Registry {
         } else if p.is_file() {
             vec![p.to_path_buf()]
         } else {
-            return Err(format!("no variant file or directory {}", p.display()));
+            return Err(LoadErrors(vec![LoadError::NotFound(shown)]));
         };
         let mut names = Vec::new();
         let mut errors = Vec::new();
         for f in files {
             let shown = f.display().to_string();
             let loaded = std::fs::read_to_string(&f)
-                .map_err(|e| format!("cannot read {shown}: {e}"))
+                .map_err(|source| LoadError::Read {
+                    path: shown.clone(),
+                    source,
+                })
                 .and_then(|text| {
                     crate::variant::parse_variant(&shown, &text)
-                        .map_err(|d| crate::variant::render(&d))
+                        .map_err(|d| LoadError::Invalid(crate::variant::render(&d)))
                 });
             match loaded {
                 Ok(v) => {
@@ -117,7 +161,7 @@ impl Registry {
         if errors.is_empty() {
             Ok(names)
         } else {
-            Err(errors.join("\n"))
+            Err(LoadErrors(errors))
         }
     }
 
@@ -203,6 +247,14 @@ impl Out {
         w.write_all(text.as_bytes())?;
         w.write_all(b"\n")?;
         w.flush()
+    }
+}
+
+/// The earlier of two optional deadlines.
+pub(crate) fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

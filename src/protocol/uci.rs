@@ -2,30 +2,33 @@
 //! as Cute Chess can pick any acedrex variant.
 //!
 //! As in the XBoard front end, one controller thread owns the position and the search runs on a
-//! worker thread; `stop`, `isready` and `quit` are answered while it runs. `go perft N` runs on the
-//! controller and prints Fairy-Stockfish's divide format.
+//! worker thread; `stop`, `isready` and `quit` are answered while it runs. `go perft N` runs on a
+//! worker thread too and prints Fairy-Stockfish's divide format; the lines that arrive meanwhile
+//! wait for it, except `stop` (which ends it without totals) and `quit`.
 //!
 //! The default variant is chess: UCI GUIs send `UCI_Variant` only for variants other than standard
 //! chess (Cute Chess, python-chess), so any other default would break them on plain chess.
 //!
 //! Non-standard debugging command: `fen` answers `info string fen <FEN of the current position>`.
 
-use super::{Config, Event, Out, Registry, printable, spawn_reader};
+use super::args::{self, Arg, MAX_HASH_MB, MAX_THREADS};
+use super::{Config, EOF_GRACE, Event, Out, Registry, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::perft;
-use crate::position::Position;
+use crate::position::{Move, Position};
 use crate::search::{Engine, Limits, SearchResult, info_line};
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65536;
-const MAX_THREADS: usize = 256;
 const DEFAULT_VARIANT: &str = "chess";
+/// Subtrees of this many plies are counted without looking at `stop` (a fraction of a second).
+const PERFT_UNSTOPPABLE: u32 = 3;
 
 /// Runs UCI on `input`/`output` until `quit` or end of input, with the built-in variants.
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
@@ -47,8 +50,8 @@ where
     let out = Out::new(output);
     let (registry, errors) = Registry::with_files(&config.variant_files);
     for e in errors {
-        for l in e.lines() {
-            out.line(&format!("info string error {l}"))?;
+        for l in e.to_string().lines() {
+            out.line(&format!("info string error {}", printable(l)))?;
         }
     }
     let mut session = Session::new(out, tx, registry);
@@ -69,6 +72,16 @@ struct Running {
     root: Position,
     /// `go ponder`: the limits to search with once `ponderhit` arrives.
     ponder: Option<Limits>,
+    /// When the controller stops the search (only once the input has ended).
+    deadline: Option<Instant>,
+}
+
+/// A `go perft` in progress: the counts per root move, or `None` when stopped.
+struct Perft {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Option<Vec<(String, u64)>>>,
+    deadline: Option<Instant>,
 }
 
 struct Session {
@@ -84,8 +97,13 @@ struct Session {
     /// `ucinewgame` during a search: clear the table once the engine is back.
     clear_pending: bool,
     search: Option<Running>,
+    perft: Option<Perft>,
+    /// Lines that wait for the perft in progress.
+    pending: VecDeque<String>,
     next_id: u64,
     quit: bool,
+    /// When the input has ended: searches must be over by then.
+    eof_cap: Option<Instant>,
 }
 
 impl Session {
@@ -106,8 +124,11 @@ impl Session {
             threads: 1,
             clear_pending: false,
             search: None,
+            perft: None,
+            pending: VecDeque::new(),
             next_id: 0,
             quit: false,
+            eof_cap: None,
         }
     }
 
@@ -122,25 +143,53 @@ impl Session {
     fn serve(&mut self, rx: Receiver<Event>) -> io::Result<()> {
         let mut eof = false;
         while !self.quit {
-            if eof && self.search.is_none() {
+            while self.perft.is_none() && !self.quit {
+                let Some(line) = self.pending.pop_front() else {
+                    break;
+                };
+                self.command(&line)?;
+            }
+            if self.quit || (eof && self.search.is_none() && self.perft.is_none()) {
                 break;
             }
-            match rx.recv().unwrap_or(Event::Eof) {
-                Event::Line(line) => self.command(&line)?,
-                Event::Eof => {
+            let deadline = super::earliest(
+                self.search.as_ref().and_then(|s| s.deadline),
+                self.perft.as_ref().and_then(|p| p.deadline),
+            );
+            let event = match deadline {
+                Some(d) => match rx.recv_timeout(d.saturating_duration_since(Instant::now())) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.stop();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => Event::Eof,
+                },
+                None => rx.recv().unwrap_or(Event::Eof),
+            };
+            match event {
+                Event::Line(line) => self.arrived(line)?,
+                Event::Eof if !eof => {
                     eof = true;
-                    // Nobody will send `stop` any more.
-                    if let Some(s) = self
-                        .search
-                        .as_ref()
-                        .filter(|s| s.infinite || s.ponder.is_some())
-                    {
-                        s.stop.store(true, Ordering::SeqCst);
+                    // Nobody will send `stop` any more: an infinite or ponder search stops now,
+                    // anything else within the grace time.
+                    let cap = Instant::now() + EOF_GRACE;
+                    self.eof_cap = Some(cap);
+                    if let Some(s) = &mut self.search {
+                        let now = (s.infinite || s.ponder.is_some()).then(Instant::now);
+                        s.deadline = super::earliest(now, Some(cap));
+                    }
+                    if let Some(p) = &mut self.perft {
+                        p.deadline = Some(cap);
                     }
                 }
+                Event::Eof => {}
                 Event::Done(id) => {
                     if self.search.as_ref().is_some_and(|s| s.id == id) {
                         self.finish()?;
+                    }
+                    if self.perft.as_ref().is_some_and(|p| p.id == id) {
+                        self.finish_perft()?;
                     }
                 }
             }
@@ -149,7 +198,38 @@ impl Session {
             r.stop.store(true, Ordering::SeqCst);
             self.join(r);
         }
+        if let Some(p) = self.perft.take() {
+            p.stop.store(true, Ordering::SeqCst);
+            let _ = p.handle.join();
+        }
         Ok(())
+    }
+
+    /// A line from the GUI. While a perft runs, `stop` and `quit` act at once and the rest waits.
+    fn arrived(&mut self, line: String) -> io::Result<()> {
+        if self.perft.is_none() {
+            return self.command(&line);
+        }
+        match line.split_whitespace().next().unwrap_or("") {
+            "quit" => self.quit = true,
+            "stop" => self.stop(),
+            _ => self.pending.push_back(line),
+        }
+        Ok(())
+    }
+
+    /// `stop`: a search answers with its best move (a ponder search too), a perft ends without
+    /// totals.
+    fn stop(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.ponder = None;
+            s.deadline = None;
+            s.stop.store(true, Ordering::SeqCst);
+        }
+        if let Some(p) = &mut self.perft {
+            p.deadline = None;
+            p.stop.store(true, Ordering::SeqCst);
+        }
     }
 
     fn command(&mut self, line: &str) -> io::Result<()> {
@@ -172,11 +252,7 @@ impl Session {
             "position" => self.position(rest),
             "go" => self.go(rest),
             "stop" => {
-                if let Some(s) = &mut self.search {
-                    // A stopped ponder search answers with its own best move.
-                    s.ponder = None;
-                    s.stop.store(true, Ordering::SeqCst);
-                }
+                self.stop();
                 Ok(())
             }
             "ponderhit" => self.ponder_hit(),
@@ -222,36 +298,44 @@ impl Session {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (body.trim().trim_end_matches(" value").trim(), ""),
         };
-        let number = |max: usize| {
-            value
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=max).contains(n))
-        };
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match number(MAX_HASH_MB) {
-                Some(mb) => {
-                    self.hash_mb = mb;
-                    if let Some(e) = &mut self.engine {
-                        e.set_hash(mb);
+            "hash" => match args::count(value, 1, MAX_HASH_MB) {
+                Arg::Bad => self.error(&format!(
+                    "Hash must be 1..{MAX_HASH_MB}: {}",
+                    printable(value)
+                )),
+                arg => {
+                    if arg.is_clamped() {
+                        self.send(&format!(
+                            "info string Hash {} is out of range, using {MAX_HASH_MB}",
+                            printable(value)
+                        ))?;
                     }
-                    Ok(())
+                    self.set_hash(arg.value().unwrap_or(DEFAULT_HASH_MB))
                 }
-                None => self.error(&format!("Hash must be 1..{MAX_HASH_MB}: {value}")),
             },
-            "threads" => match number(MAX_THREADS) {
-                Some(n) => {
-                    self.threads = n;
+            "threads" => match args::count(value, 1, MAX_THREADS) {
+                Arg::Bad => self.error(&format!(
+                    "Threads must be 1..{MAX_THREADS}: {}",
+                    printable(value)
+                )),
+                arg => {
+                    if arg.is_clamped() {
+                        self.send(&format!(
+                            "info string Threads {} is out of range, using {MAX_THREADS}",
+                            printable(value)
+                        ))?;
+                    }
+                    self.threads = arg.value().unwrap_or(1);
                     if let Some(e) = &mut self.engine {
-                        e.set_threads(n);
+                        e.set_threads(self.threads);
                     }
                     Ok(())
                 }
-                None => self.error(&format!("Threads must be 1..{MAX_THREADS}: {value}")),
             },
             "uci_variant" => {
                 if !self.set_variant(value)? {
-                    self.error(&format!("unknown variant {value}"))?;
+                    self.error(&format!("unknown variant {}", printable(value)))?;
                 }
                 Ok(())
             }
@@ -261,10 +345,27 @@ impl Session {
                     self.send(&format!("info string loaded variants {}", names.join(" ")))?;
                     self.send(&format!("info string {}", self.variant_option()))
                 }
-                Err(e) => e.lines().try_for_each(|l| self.error(l)),
+                Err(e) => e.to_string().lines().try_for_each(|l| self.error(l)),
             },
-            _ => self.error(&format!("unknown option {name}")),
+            _ => self.error(&format!("unknown option {}", printable(name))),
         }
+    }
+
+    /// Resizes the hash table now, or when the engine is back from its search; when the memory
+    /// cannot be had, the old table stays (and the GUI is told so).
+    fn set_hash(&mut self, mb: usize) -> io::Result<()> {
+        let Some(e) = &mut self.engine else {
+            self.hash_mb = mb;
+            return Ok(());
+        };
+        self.hash_mb = e.set_hash(mb);
+        if self.hash_mb != mb {
+            self.error(&format!(
+                "Hash {mb}: not available, the table stays at {} MB",
+                self.hash_mb
+            ))?;
+        }
+        Ok(())
     }
 
     /// Switches to a variant's start position; false if the name is unknown.
@@ -317,33 +418,45 @@ impl Session {
         let mut limits = Limits::default();
         let mut ponder = false;
         let mut tokens = rest.split_whitespace().peekable();
-        let ms = |v: Option<&str>| {
-            v.and_then(|s| s.parse::<i64>().ok())
-                .map(|n| Duration::from_millis(n.max(0) as u64))
-        };
+        let ms = Duration::from_millis(1);
         while let Some(key) = tokens.next() {
             let ok = match key {
-                "wtime" => ms(tokens.next()).map(|d| limits.wtime = Some(d)),
-                "btime" => ms(tokens.next()).map(|d| limits.btime = Some(d)),
-                "winc" => ms(tokens.next()).map(|d| limits.winc = Some(d)),
-                "binc" => ms(tokens.next()).map(|d| limits.binc = Some(d)),
-                "movetime" => ms(tokens.next()).map(|d| limits.movetime = Some(d)),
-                "movestogo" => tokens
-                    .next()
-                    .and_then(|s| s.parse().ok())
+                "wtime" => self
+                    .go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))?
+                    .map(|d| limits.wtime = Some(d)),
+                "btime" => self
+                    .go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))?
+                    .map(|d| limits.btime = Some(d)),
+                "winc" => self
+                    .go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))?
+                    .map(|d| limits.winc = Some(d)),
+                "binc" => self
+                    .go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))?
+                    .map(|d| limits.binc = Some(d)),
+                "movetime" => self
+                    .go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))?
+                    .map(|d| limits.movetime = Some(d)),
+                "movestogo" => self
+                    .go_arg(
+                        key,
+                        args::count(tokens.next().unwrap_or(""), 0, args::MAX_MOVES_TO_GO),
+                    )?
                     .map(|n| limits.movestogo = Some(n)),
-                "depth" => tokens
-                    .next()
-                    .and_then(|s| s.parse().ok())
-                    .map(|n| limits.depth = Some(n)),
-                "nodes" => tokens
-                    .next()
-                    .and_then(|s| s.parse().ok())
+                "depth" => self
+                    .go_arg(
+                        key,
+                        args::count(tokens.next().unwrap_or(""), 0, args::MAX_DEPTH),
+                    )?
+                    .map(|n| limits.depth = Some(n.max(1))),
+                "nodes" => self
+                    .go_arg(key, args::count(tokens.next().unwrap_or(""), 0, u64::MAX))?
                     .map(|n| limits.nodes = Some(n)),
                 // Mate in N moves needs at most 2N-1 plies.
-                "mate" => tokens
-                    .next()
-                    .and_then(|s| s.parse::<u32>().ok())
+                "mate" => self
+                    .go_arg(
+                        key,
+                        args::count(tokens.next().unwrap_or(""), 0, args::MAX_DEPTH / 2),
+                    )?
                     .map(|n| limits.depth = Some(2 * n.max(1))),
                 "infinite" => {
                     limits.infinite = true;
@@ -360,15 +473,27 @@ impl Session {
                     Some(())
                 }
                 "perft" => {
-                    return match tokens.next().and_then(|s| s.parse::<u32>().ok()) {
-                        Some(d) => self.perft(d),
-                        None => self.error(&format!("go perft needs a depth: go {rest}")),
+                    return match self.go_arg(
+                        key,
+                        args::count(tokens.next().unwrap_or(""), 1, args::MAX_DEPTH),
+                    )? {
+                        Some(d) => {
+                            self.start_perft(d);
+                            Ok(())
+                        }
+                        None => {
+                            self.error(&format!("go perft needs a depth: go {}", printable(rest)))
+                        }
                     };
                 }
                 _ => None,
             };
             if ok.is_none() {
-                self.error(&format!("bad go argument `{key}`: go {rest}"))?;
+                self.error(&format!(
+                    "bad go argument `{}`: go {}",
+                    printable(key),
+                    printable(rest)
+                ))?;
             }
         }
         let unlimited = limits.depth.is_none()
@@ -391,6 +516,16 @@ impl Session {
         Ok(())
     }
 
+    /// A `go` argument: refused (the caller complains), or clamped with a note.
+    fn go_arg<T: Copy>(&self, key: &str, arg: Arg<T>) -> io::Result<Option<T>> {
+        if arg.is_clamped() {
+            self.send(&format!(
+                "info string go {key}: out of range, using the largest allowed"
+            ))?;
+        }
+        Ok(arg.value())
+    }
+
     fn start(&mut self, limits: Limits, ponder: Option<Limits>) {
         let Some(mut engine) = self.engine.take() else {
             return;
@@ -406,6 +541,14 @@ impl Session {
             stop.clone(),
             limits.infinite,
         );
+        // After the end of input: no `stop` will come.
+        let deadline = self.eof_cap.map(|cap| {
+            if infinite || ponder.is_some() {
+                Instant::now()
+            } else {
+                cap
+            }
+        });
         let handle = std::thread::spawn(move || {
             let mut on_info = |info: &crate::search::Info| {
                 let _ = out.line(&info_line(&pos, info));
@@ -421,6 +564,7 @@ impl Session {
             infinite,
             root,
             ponder,
+            deadline,
         });
     }
 
@@ -429,7 +573,7 @@ impl Session {
             Ok((e, res)) => (e, Some(res)),
             Err(_) => (Engine::new(self.hash_mb, self.threads), None),
         };
-        engine.set_hash(self.hash_mb);
+        self.hash_mb = engine.set_hash(self.hash_mb);
         engine.set_threads(self.threads);
         if std::mem::take(&mut self.clear_pending) {
             engine.clear();
@@ -486,12 +630,37 @@ impl Session {
         }
     }
 
-    fn perft(&mut self, depth: u32) -> io::Result<()> {
+    /// Starts `go perft` on its own thread, so that `stop` and `quit` are heard meanwhile.
+    fn start_perft(&mut self, depth: u32) {
         let mut pos = self.pos.clone();
-        let mut rows: Vec<(String, u64)> = perft::divide(&mut pos, depth.max(1))
-            .into_iter()
-            .map(|(m, n)| (pos.move_text(m), n))
-            .collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let id = self.next_id;
+        self.next_id += 1;
+        let (tx, stop2) = (self.tx.clone(), stop.clone());
+        let handle = std::thread::spawn(move || {
+            let rows = divide(&mut pos, depth, &stop2).map(|rows| {
+                rows.into_iter()
+                    .map(|(m, n)| (pos.move_text(m), n))
+                    .collect()
+            });
+            let _ = tx.send(Event::Done(id));
+            rows
+        });
+        self.perft = Some(Perft {
+            id,
+            stop,
+            handle,
+            deadline: self.eof_cap,
+        });
+    }
+
+    fn finish_perft(&mut self) -> io::Result<()> {
+        let Some(p) = self.perft.take() else {
+            return Ok(());
+        };
+        let Ok(Some(mut rows)) = p.handle.join() else {
+            return self.send("info string perft stopped");
+        };
         rows.sort();
         for (m, n) in &rows {
             self.send(&format!("{m}: {n}"))?;
@@ -501,6 +670,36 @@ impl Session {
         self.send(&format!("Nodes searched: {total}"))?;
         self.send("")
     }
+}
+
+/// `perft::divide` that can be stopped: `None` once `stop` is set.
+fn divide(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    let mut rows = Vec::new();
+    for m in pos.legal_moves() {
+        pos.make(m);
+        let n = count(pos, depth.max(1) - 1, stop);
+        pos.unmake();
+        rows.push((m, n?));
+    }
+    Some(rows)
+}
+
+/// Leaf count as `perft::perft`, looking at `stop` above the last few plies.
+fn count(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= PERFT_UNSTOPPABLE {
+        return Some(perft::perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut nodes = 0;
+    for m in pos.legal_moves() {
+        pos.make(m);
+        let n = count(pos, depth - 1, stop);
+        pos.unmake();
+        nodes += n?;
+    }
+    Some(nodes)
 }
 
 fn looks_like_move(word: &str) -> bool {

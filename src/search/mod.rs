@@ -130,11 +130,22 @@ impl Engine {
         }
     }
 
-    pub fn set_hash(&mut self, mb: usize) {
-        if mb.max(1) != self.hash_mb {
-            self.hash_mb = mb.max(1);
-            self.tt = Tt::new(self.hash_mb);
+    /// Resizes the transposition table to `mb` megabytes (1 to 1 TB) and returns the size in
+    /// effect: when the memory cannot be had, the old table stays, so that a GUI's hash setting
+    /// never kills the engine.
+    pub fn set_hash(&mut self, mb: usize) -> usize {
+        const MAX_MB: usize = 1 << 20;
+        let mb = mb.clamp(1, MAX_MB);
+        if mb != self.hash_mb {
+            // Ask for the memory fallibly first: `Tt::new` would abort the process on failure.
+            let mut probe: Vec<u8> = Vec::new();
+            if probe.try_reserve_exact(mb << 20).is_ok() {
+                drop(probe);
+                self.tt = Tt::new(mb);
+                self.hash_mb = mb;
+            }
         }
+        self.hash_mb
     }
 
     pub fn set_threads(&mut self, n: usize) {

@@ -7,9 +7,17 @@
 //! game (`force`, `new`, `setboard`, ...) abandon the search first.
 //!
 //! Non-standard debugging command: `fen` answers `# fen <FEN of the current position>`.
+//!
+//! The XBoard side of a variant (the `setup` and `piece` lines) is in [`export`].
 
-use super::{Config, Event, Out, Registry, printable, spawn_reader};
-use crate::betza::Betza;
+mod export;
+
+pub use export::setup_lines;
+
+use super::args::{self, Arg};
+use super::{
+    Config, EOF_GRACE, Event, Out, Registry, earliest, printable, spawn_reader,
+};
 use crate::game::Game;
 use crate::movegen::MoveError;
 use crate::position::{Move, Position, Setup, Side};
@@ -49,7 +57,7 @@ where
     let out = Out::new(output);
     let (registry, errors) = Registry::with_files(&config.variant_files);
     for e in errors {
-        for l in e.lines() {
+        for l in e.to_string().lines() {
             out.line(&format!("# {l}"))?;
         }
     }
@@ -63,49 +71,15 @@ const IMMEDIATE: &[&str] = &[
     "name", "rating", "ics", "hint", "bk", "xboard", ".", "draw",
 ];
 
+/// Commands that take back the engine's turn: they abandon a search at once, even one started
+/// by a line queued before them (`quit` and `?` also act at once).
+const URGENT: &[&str] = &["force", "new"];
+
 /// Commands that change the game: a search in progress is abandoned (its move is not sent) first.
+/// Behind queued lines they wait their turn, except the [`URGENT`] ones.
 const ABANDON: &[&str] = &[
     "force", "new", "result", "undo", "remove", "setboard", "variant", "edit", "exit", "analyze",
     "white", "black",
-];
-
-/// Variant names XBoard 4.9 knows itself; for these it ignores `setup` and uses its own rules.
-const XBOARD_VARIANTS: &[&str] = &[
-    "normal",
-    "wildcastle",
-    "nocastle",
-    "fischerandom",
-    "bughouse",
-    "crazyhouse",
-    "losers",
-    "suicide",
-    "giveaway",
-    "twokings",
-    "kriegspiel",
-    "atomic",
-    "3check",
-    "shatranj",
-    "shogi",
-    "courier",
-    "gothic",
-    "capablanca",
-    "knightmate",
-    "fairy",
-    "cylinder",
-    "falcon",
-    "caparandom",
-    "berolina",
-    "janus",
-    "super",
-    "great",
-    "twilight",
-    "makruk",
-    "seirawan",
-    "grand",
-    "spartan",
-    "xiangqi",
-    "asean",
-    "elven",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,6 +156,8 @@ struct Session {
     depth: Option<u32>,
     edit: Option<Edit>,
     quit: bool,
+    /// When the input has ended: searches must be over by then.
+    eof_cap: Option<Instant>,
 }
 
 fn new_game(v: &Variant) -> Arc<Game> {
@@ -216,6 +192,7 @@ impl Session {
             depth: None,
             edit: None,
             quit: false,
+            eof_cap: None,
         }
     }
 
@@ -227,12 +204,7 @@ impl Session {
     fn serve(&mut self, rx: Receiver<Event>) -> io::Result<()> {
         let mut eof = false;
         loop {
-            while self.search.is_none() && !self.quit {
-                let Some(line) = self.pending.pop_front() else {
-                    break;
-                };
-                self.command(&line)?;
-            }
+            self.drain()?;
             if self.quit {
                 break;
             }
@@ -265,9 +237,11 @@ impl Session {
             };
             match event {
                 Event::Line(line) => self.arrived(line)?,
-                Event::Eof => {
+                Event::Eof if !eof => {
                     eof = true;
-                    // An infinite analysis would never end; a move search finishes by itself.
+                    // Nobody is left to stop a search: a move search may go on for a while (a
+                    // script piped in wants its move), an analysis would never end.
+                    self.eof_cap = Some(Instant::now() + EOF_GRACE);
                     if self
                         .search
                         .as_ref()
@@ -275,7 +249,12 @@ impl Session {
                     {
                         self.abandon();
                     }
+                    let cap = self.eof_cap;
+                    if let Some(s) = &mut self.search {
+                        s.deadline = earliest(s.deadline, cap);
+                    }
                 }
+                Event::Eof => {}
                 Event::Done(id) => {
                     if self.search.as_ref().is_some_and(|s| s.id == id) {
                         self.finish()?;
@@ -287,12 +266,33 @@ impl Session {
         Ok(())
     }
 
-    /// A line from the GUI: run it now, queue it behind the move in progress, or abandon the search.
+    /// Runs the queued lines while no search runs. A search that a queued line starts is
+    /// abandoned at once when an [`URGENT`] line waits behind it.
+    fn drain(&mut self) -> io::Result<()> {
+        while !self.quit {
+            if self.search.is_some() {
+                if self.pending.iter().any(|l| URGENT.contains(&first_word(l))) {
+                    self.abandon();
+                } else {
+                    break;
+                }
+            }
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            self.command(&line)?;
+        }
+        Ok(())
+    }
+
+    /// A line from the GUI during a search: run it now, queue it behind the move in progress, or
+    /// abandon the search. `quit`, `?` and the [`URGENT`] commands act at once, even behind queued
+    /// lines (which keep their order).
     fn arrived(&mut self, line: String) -> io::Result<()> {
         let Some(kind) = self.search.as_ref().map(|s| s.kind) else {
             return self.command(&line);
         };
-        let word = line.split_whitespace().next().unwrap_or("");
+        let word = first_word(&line);
         if word == "quit" {
             self.abandon();
             self.quit = true;
@@ -318,6 +318,12 @@ impl Session {
                         s.stop.store(true, Ordering::SeqCst);
                     }
                     Ok(())
+                } else if URGENT.contains(&word)
+                    || (self.pending.is_empty() && ABANDON.contains(&word))
+                {
+                    self.abandon();
+                    self.pending.push_back(line);
+                    Ok(())
                 } else if !self.pending.is_empty() {
                     // Keep the GUI's order behind a queued command such as `ping`.
                     self.pending.push_back(line);
@@ -325,9 +331,6 @@ impl Session {
                 } else if IMMEDIATE.contains(&word) {
                     self.command(&line)
                 } else {
-                    if ABANDON.contains(&word) {
-                        self.abandon();
-                    }
                     self.pending.push_back(line);
                     Ok(())
                 }
@@ -347,7 +350,8 @@ impl Session {
         if self.analyzing && !IMMEDIATE.contains(&word) && word != "ping" {
             self.analysis_due = true;
         }
-        if self.edit.is_some() {
+        // `quit` and `ping` are no edit commands: they keep their meaning in edit mode.
+        if self.edit.is_some() && word != "quit" && word != "ping" {
             return self.edit_line(line);
         }
         match word {
@@ -414,34 +418,32 @@ impl Session {
                 Ok(())
             }
             "level" => self.level(rest, line),
-            "st" => match rest.parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 => {
-                    self.clock.per_move = Some(Duration::from_secs_f64(s.min(1e6)));
-                    Ok(())
+            "st" => {
+                if let Some(t) = self.bounded(args::seconds(rest, true), line, |t| {
+                    format!("{}", t.as_secs())
+                })? {
+                    self.clock.per_move = Some(t);
                 }
-                _ => self.send(&format!("Error (bad argument): {line}")),
-            },
-            "sd" => match rest.parse::<u32>() {
-                Ok(d) if d > 0 => {
+                Ok(())
+            }
+            "sd" => {
+                let arg = args::count(rest, 1, args::MAX_DEPTH);
+                if let Some(d) = self.bounded(arg, line, |d| d.to_string())? {
                     self.depth = Some(d);
-                    Ok(())
                 }
-                _ => self.send(&format!("Error (bad argument): {line}")),
-            },
-            "time" | "otim" => match rest.parse::<i64>() {
-                Ok(cs) => {
-                    let t = Some(Duration::from_millis(
-                        cs.clamp(0, i64::MAX / 10) as u64 * 10,
-                    ));
+                Ok(())
+            }
+            "time" | "otim" => {
+                let arg = args::clock(rest, Duration::from_millis(10));
+                if let Some(t) = self.bounded(arg, line, |t| (t.as_millis() / 10).to_string())? {
                     if word == "time" {
-                        self.clock.own = t;
+                        self.clock.own = Some(t);
                     } else {
-                        self.clock.opp = t;
+                        self.clock.opp = Some(t);
                     }
-                    Ok(())
                 }
-                Err(_) => self.send(&format!("Error (bad argument): {line}")),
-            },
+                Ok(())
+            }
             "post" | "nopost" => {
                 self.post.store(word == "post", Ordering::SeqCst);
                 Ok(())
@@ -456,32 +458,29 @@ impl Session {
                 self.analysis_due = false;
                 Ok(())
             }
-            "ping" => self.send(&format!("pong {rest}")),
+            "ping" => self.send(&format!("pong {}", printable(rest))),
             "result" => {
                 // The game is over: no more thinking until told to.
                 self.force = true;
                 Ok(())
             }
-            "memory" => match rest.parse::<usize>() {
-                Ok(mb) if mb > 0 => {
-                    self.hash_mb = mb;
-                    if let Some(e) = &mut self.engine {
-                        e.set_hash(mb);
-                    }
-                    Ok(())
+            "memory" => {
+                let arg = args::count(rest, 1, args::MAX_HASH_MB);
+                if let Some(mb) = self.bounded(arg, line, |mb| mb.to_string())? {
+                    self.set_hash(mb)?;
                 }
-                _ => self.send(&format!("Error (bad argument): {line}")),
-            },
-            "cores" => match rest.parse::<usize>() {
-                Ok(n) if n > 0 => {
+                Ok(())
+            }
+            "cores" => {
+                let arg = args::count(rest, 1, args::MAX_THREADS);
+                if let Some(n) = self.bounded(arg, line, |n| n.to_string())? {
                     self.threads = n;
                     if let Some(e) = &mut self.engine {
                         e.set_threads(n);
                     }
-                    Ok(())
                 }
-                _ => self.send(&format!("Error (bad argument): {line}")),
-            },
+                Ok(())
+            }
             "option" => self.option(rest, line),
             // Nothing to stop: `?` only matters while thinking.
             "?" => Ok(()),
@@ -529,7 +528,7 @@ impl Session {
                     ))
                 }
                 Err(e) => {
-                    for l in e.lines() {
+                    for l in e.to_string().lines() {
                         self.send(&format!("# {l}"))?;
                     }
                     self.send(&format!(
@@ -543,45 +542,92 @@ impl Session {
         }
     }
 
+    /// `level MPS BASE INC`: BASE in minutes or `minutes:seconds`, INC in seconds.
     fn level(&mut self, rest: &str, line: &str) -> io::Result<()> {
         let parts: Vec<&str> = rest.split_whitespace().collect();
-        let parsed = (|| {
-            let [mps, base, inc] = parts.as_slice() else {
-                return None;
-            };
-            let mps: u32 = mps.parse().ok()?;
-            let base = match base.split_once(':') {
-                Some((m, s)) => m
-                    .parse::<u64>()
-                    .ok()?
-                    .checked_mul(60)?
-                    .checked_add(s.parse::<u64>().ok()?)?,
-                None => base.parse::<u64>().ok()?.checked_mul(60)?,
-            };
-            let inc: f64 = inc
-                .parse()
-                .ok()
-                .filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
-            Some((
-                mps,
-                Duration::from_secs(base.min(1 << 40)),
-                Duration::from_secs_f64(inc.min(1e6)),
-            ))
-        })();
-        match parsed {
-            Some((mps, base, inc)) => {
-                self.clock = Clock {
-                    mps,
-                    base,
-                    inc,
-                    per_move: None,
-                    own: None,
-                    opp: None,
-                };
-                Ok(())
-            }
-            None => self.send(&format!("Error (bad argument): {line}")),
+        let [mps, base, inc] = parts.as_slice() else {
+            return self.bad_argument(line);
+        };
+        let mps = args::count(mps, 0, args::MAX_MOVES_TO_GO);
+        let (minutes, secs) = base.split_once(':').unwrap_or((base, "0"));
+        let minutes = args::clock(minutes, Duration::from_secs(60));
+        let secs = args::clock(secs, Duration::from_secs(1));
+        let inc = args::seconds(inc, false);
+        let (Some(m), Some(b1), Some(b2), Some(i)) =
+            (mps.value(), minutes.value(), secs.value(), inc.value())
+        else {
+            return self.bad_argument(line);
+        };
+        // A negative number of minutes or seconds is no clock.
+        if base.contains('-') {
+            return self.bad_argument(line);
         }
+        let base = (b1 + b2).min(args::MAX_TIME);
+        let clamped = mps.is_clamped()
+            || minutes.is_clamped()
+            || secs.is_clamped()
+            || inc.is_clamped()
+            || base == args::MAX_TIME;
+        if clamped {
+            self.send(&format!(
+                "# {}: out of range, using level {m} {}:{:02} {}",
+                printable(line),
+                base.as_secs() / 60,
+                base.as_secs() % 60,
+                i.as_secs_f64()
+            ))?;
+        }
+        self.clock = Clock {
+            mps: m,
+            base,
+            inc: i,
+            per_move: None,
+            own: None,
+            opp: None,
+        };
+        Ok(())
+    }
+
+    fn bad_argument(&self, line: &str) -> io::Result<()> {
+        self.send(&format!("Error (bad argument): {}", printable(line)))
+    }
+
+    /// A bounded argument's value: refused with XBoard's error reply, or clamped with a note.
+    fn bounded<T: Copy>(
+        &self,
+        arg: Arg<T>,
+        line: &str,
+        shown: impl Fn(T) -> String,
+    ) -> io::Result<Option<T>> {
+        match arg {
+            Arg::Ok(v) => Ok(Some(v)),
+            Arg::Clamped(v) => {
+                self.send(&format!(
+                    "# {}: out of range, using {}",
+                    printable(line),
+                    shown(v)
+                ))?;
+                Ok(Some(v))
+            }
+            Arg::Bad => self.bad_argument(line).map(|()| None),
+        }
+    }
+
+    /// Resizes the hash table; when the memory cannot be had, the old table stays (and XBoard is
+    /// told so).
+    fn set_hash(&mut self, mb: usize) -> io::Result<()> {
+        let Some(e) = &mut self.engine else {
+            self.hash_mb = mb;
+            return Ok(());
+        };
+        self.hash_mb = e.set_hash(mb);
+        if self.hash_mb != mb {
+            self.send(&format!(
+                "# memory {mb}: not available, the hash table stays at {} MB",
+                self.hash_mb
+            ))?;
+        }
+        Ok(())
     }
 
     /// A move from the GUI; in play (not force, not analysing) the engine then claims a finished
@@ -741,6 +787,7 @@ impl Session {
             return;
         };
         let (limits, deadline) = self.limits(kind);
+        let deadline = earliest(deadline, self.eof_cap);
         let pos = self.pos.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let id = self.next_id;
@@ -827,6 +874,10 @@ impl Session {
     }
 }
 
+fn first_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
 /// Whether a word is meant as a move (`e2e4`, `a11a12r`), so that a bad one gets `Illegal move`
 /// rather than `Error (unknown command)`.
 fn looks_like_move(word: &str) -> bool {
@@ -880,157 +931,4 @@ fn thinking(pos: &Position, info: &Info) -> String {
         info.nodes,
         pv.join(" ")
     )
-}
-
-/// XBoard's piece slots (enum ChessSquare of XBoard 4.9) that acedrex uses.
-mod slot {
-    pub const PAWN: usize = 0;
-    pub const KNIGHT: usize = 1;
-    pub const BISHOP: usize = 2;
-    pub const ROOK: usize = 3;
-    pub const QUEEN: usize = 4;
-    /// Slots before the King in XBoard 4.9.
-    pub const COUNT: usize = 43;
-}
-
-/// Fairy slots by piece name, so that XBoard shows a fitting picture; the Grant Acedrex ones are
-/// the slots Fairy-Max's fmax.ini uses for grande-acedrex.
-const NAMED_SLOTS: &[(&str, usize)] = &[
-    ("aanca", 17),
-    ("griffon", 17),
-    ("gryphon", 17),
-    ("unicorn", 20),
-    ("rhinoceros", 20),
-    ("giraffe", 23),
-    ("lion", 32),
-    ("ferz", 5),
-    ("met", 5),
-    ("alfil", 6),
-    ("elephant", 6),
-    ("archbishop", 7),
-    ("cardinal", 7),
-    ("chancellor", 8),
-    ("marshall", 8),
-    ("wazir", 9),
-    ("mann", 10),
-    ("commoner", 10),
-    ("cannon", 11),
-    ("nightrider", 12),
-];
-
-/// Other slots, in order of preference. XBoard's Lion (21) is left out: it has Chu Shogi rules.
-const FREE_SLOTS: &[usize] = &[
-    17, 20, 23, 32, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 18, 19, 26, 27, 28, 29, 33, 34, 35, 36,
-    37, 38, 39, 40, 41,
-];
-
-fn same_betza(b: &Betza, text: &str) -> bool {
-    crate::betza::parse(text).is_ok_and(|n| n.to_string() == b.to_string())
-}
-
-/// The `setup` and `piece` lines XBoard needs to play an engine-defined variant (the first engine's
-/// lines define the board, the start position and every piece's moves); none for variants XBoard
-/// knows itself.
-pub fn setup_lines(v: &Variant) -> Vec<String> {
-    if XBOARD_VARIANTS.contains(&v.xboard_name.as_str()) {
-        return Vec::new();
-    }
-    let shatranj_like = matches!(
-        v.xboard_parent.as_str(),
-        "shatranj" | "courier" | "makruk" | "asean"
-    );
-    let mut slots: Vec<Option<usize>> = vec![None; slot::COUNT];
-    let mut king = None;
-    let mut slot_of: Vec<Option<usize>> = vec![None; v.pieces.len()];
-    // Pass 1: royal, pawn and the orthodox movers keep XBoard's own slots.
-    for (i, p) in v.pieces.iter().enumerate() {
-        let native = [
-            (slot::KNIGHT, "N"),
-            (slot::BISHOP, "B"),
-            (slot::ROOK, "R"),
-            (slot::QUEEN, "Q"),
-        ]
-        .into_iter()
-        .find(|&(s, b)| slots[s].is_none() && same_betza(&p.betza, b))
-        .map(|(s, _)| s);
-        if p.royal && king.is_none() {
-            king = Some(i);
-        } else if v.promotion.pawns.contains(&p.letter) && slots[slot::PAWN].is_none() {
-            slots[slot::PAWN] = Some(i);
-            slot_of[i] = Some(slot::PAWN);
-        } else if let Some(s) = native {
-            slots[s] = Some(i);
-            slot_of[i] = Some(s);
-        }
-    }
-    // Pass 2: the rest by name, else the first free fairy slot.
-    for (i, p) in v.pieces.iter().enumerate() {
-        if Some(i) == king || slot_of[i].is_some() {
-            continue;
-        }
-        let name = p.name.to_ascii_lowercase();
-        let named = NAMED_SLOTS
-            .iter()
-            .find(|&&(n, s)| n == name && slots[s].is_none())
-            .map(|&(_, s)| s);
-        if let Some(s) = named.or_else(|| FREE_SLOTS.iter().copied().find(|&s| slots[s].is_none()))
-        {
-            slots[s] = Some(i);
-            slot_of[i] = Some(s);
-        }
-    }
-    // XBoard wants at least 5 slots before the King (a 12-character table).
-    let used = slots
-        .iter()
-        .rposition(Option::is_some)
-        .map_or(0, |s| s + 1)
-        .max(5);
-    let letter = |s: &Option<usize>| s.map_or('.', |i| v.pieces[i].letter);
-    let king_letter = king.map_or('.', |i| v.pieces[i].letter);
-    let white: String = slots[..used]
-        .iter()
-        .map(letter)
-        .chain([king_letter])
-        .collect();
-    let table = format!("{white}{}", white.to_ascii_lowercase());
-    let mut lines = vec![format!(
-        "setup ({table}) {}x{}+0_{} {}",
-        v.files,
-        v.ranks,
-        v.xboard_parent,
-        v.start.fen()
-    )];
-    for (i, p) in v.pieces.iter().enumerate() {
-        // Pieces XBoard already moves right in their slot need no definition (as Fairy-Max does).
-        let native = match slot_of[i] {
-            Some(slot::PAWN) => Some(if shatranj_like {
-                "mfWcfF"
-            } else {
-                "fmWfceFifmnD"
-            }),
-            Some(slot::KNIGHT) => Some("N"),
-            Some(slot::BISHOP) => Some("B"),
-            Some(slot::ROOK) => Some("R"),
-            Some(slot::QUEEN) => Some("Q"),
-            None if Some(i) == king && shatranj_like => Some("K"),
-            _ => None,
-        };
-        if native.is_some_and(|n| same_betza(&p.betza, n))
-            || (slot_of[i].is_none() && Some(i) != king)
-        {
-            continue;
-        }
-        match xboard_betza(&p.betza) {
-            Ok(text) => lines.push(format!("piece {}& {text}", p.letter)),
-            Err(e) => lines.push(format!(
-                "# piece {} ({}) has no XBoard Betza: {e}",
-                p.letter, p.name
-            )),
-        }
-    }
-    lines
-}
-
-fn xboard_betza(b: &Betza) -> Result<String, String> {
-    crate::betza::to_xboard(b)
 }

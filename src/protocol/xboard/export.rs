@@ -1,0 +1,102 @@
+//! What XBoard needs to play a variant it does not know: a `setup` line (piece-to-char table,
+//! board size, parent variant, start position) and a `piece` line with the XBetza moves of every
+//! piece its slot does not already move right.
+
+use crate::betza::Betza;
+use crate::protocol::piece_to_char::{PieceToChar, slot};
+use crate::variant::Variant;
+
+/// Variant names XBoard 4.9 knows itself; for these it ignores `setup` and uses its own rules.
+const XBOARD_VARIANTS: &[&str] = &[
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "shatranj",
+    "shogi",
+    "courier",
+    "gothic",
+    "capablanca",
+    "knightmate",
+    "fairy",
+    "cylinder",
+    "falcon",
+    "caparandom",
+    "berolina",
+    "janus",
+    "super",
+    "great",
+    "twilight",
+    "makruk",
+    "seirawan",
+    "grand",
+    "spartan",
+    "xiangqi",
+    "asean",
+    "elven",
+];
+
+fn same_betza(b: &Betza, text: &str) -> bool {
+    crate::betza::parse(text).is_ok_and(|n| n.to_string() == b.to_string())
+}
+
+/// The `setup` and `piece` lines XBoard needs to play an engine-defined variant (the first engine's
+/// lines define the board, the start position and every piece's moves); none for variants XBoard
+/// knows itself.
+pub fn setup_lines(v: &Variant) -> Vec<String> {
+    if XBOARD_VARIANTS.contains(&v.xboard_name.as_str()) {
+        return Vec::new();
+    }
+    let shatranj_like = matches!(
+        v.xboard_parent.as_str(),
+        "shatranj" | "courier" | "makruk" | "asean"
+    );
+    let table = PieceToChar::of(v);
+    let mut lines = vec![format!(
+        "setup ({}) {}x{}+0_{} {}",
+        table.table,
+        v.files,
+        v.ranks,
+        v.xboard_parent,
+        v.start.fen()
+    )];
+    for (i, p) in v.pieces.iter().enumerate() {
+        let is_king = Some(i) == table.king;
+        // Pieces XBoard already moves right in their slot need no definition (as Fairy-Max does).
+        let native = match table.slot_of[i] {
+            Some(slot::PAWN) => Some(if shatranj_like {
+                "mfWcfF"
+            } else {
+                "fmWfceFifmnD"
+            }),
+            Some(slot::KNIGHT) => Some("N"),
+            Some(slot::BISHOP) => Some("B"),
+            Some(slot::ROOK) => Some("R"),
+            Some(slot::QUEEN) => Some("Q"),
+            None if is_king && shatranj_like => Some("K"),
+            _ => None,
+        };
+        if native.is_some_and(|n| same_betza(&p.betza, n))
+            || (table.slot_of[i].is_none() && !is_king)
+        {
+            continue;
+        }
+        match crate::betza::to_xboard(&p.betza) {
+            Ok(text) => lines.push(format!("piece {}& {text}", p.letter)),
+            Err(e) => lines.push(format!(
+                "# piece {} ({}) has no XBoard Betza: {e}",
+                p.letter, p.name
+            )),
+        }
+    }
+    lines
+}
