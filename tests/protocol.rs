@@ -662,3 +662,228 @@ fn uci_variant_path_and_ponder() {
             .join("\n")
     );
 }
+
+// ---- Wild numbers, garbage, urgent commands, end of input -------------------------------------
+
+/// Runs the `acedrex` binary on a script (`#wait N` as in [`Gated`]): what it printed, and
+/// whether it exited with status 0.
+fn binary(protocol: &str, script: &str, marker: &str) -> (String, bool) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_acedrex"))
+        .arg(protocol)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("acedrex starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let seen = SharedBuf::default();
+    let reader = {
+        let mut seen = seen.clone();
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut seen))
+    };
+    for line in script.lines() {
+        if let Some(n) = line.strip_prefix("#wait ") {
+            let n: usize = n.parse().expect("#wait N");
+            let t = Instant::now();
+            while seen
+                .text()
+                .lines()
+                .filter(|l| l.starts_with(marker))
+                .count()
+                < n
+            {
+                assert!(
+                    t.elapsed() < Duration::from_secs(60),
+                    "no {marker} {n}: {}",
+                    seen.text()
+                );
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            continue;
+        }
+        // The engine may have quit already: a closed pipe is its business.
+        let _ = writeln!(stdin, "{line}");
+    }
+    drop(stdin);
+    let status = child.wait().expect("acedrex ends");
+    reader.join().expect("reader").expect("output read");
+    (seen.text(), status.success())
+}
+
+/// Hides what depends on the machine: whether a 64 GB table could be had.
+fn no_memory_note(out: &str) -> String {
+    out.lines()
+        .filter(|l| !l.contains("not available"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+const XBOARD_WILD: &str = "xboard\nprotover 2\nmemory 99999999999\nmemory 0\nmemory -5\nmemory 12abc\nmemory 64\n\
+    cores 99999999999999999999999999\ncores 0\ncores 1\nsd 99999999999\nsd -1\nsd 0\n\
+    st 1e400\nst NaN\nst 0\nst 99999999999999999999\n\
+    level 99999999999 99999999999:99 1e300\nlevel 40 -5 0\nlevel 40 5:99999999999999999999999 0\nlevel 0 2 0.5\n\
+    time 99999999999999999999999999\notim -99999999999999999999999\ntime 12.5\ntime\notim 99999999999\n\
+    foo 99999999999999999999\nusermove 99999999999\nsetboard 99999999999/8 w\nvariant 99999999999\n\
+    \u{1}\u{7f}\nping \u{7}1\nping 1\n\
+    new\nvariant normal\nsd 2\nusermove e2e4\n#wait 1\nping 2\nquit\n";
+
+#[test]
+fn xboard_wild_numbers_are_bounded_and_the_engine_plays_on() {
+    // Each number out of range is refused (`Error (bad argument)`) or clamped with a `#` note;
+    // `memory 99999999999` no longer aborts. Then the engine still plays and answers `ping`.
+    let out = xboard_gated(XBOARD_WILD);
+    assert!(out.ends_with("pong 2\n"), "{out}");
+    insta::assert_snapshot!(redact_moves(&no_memory_note(&no_thinking(&out))));
+    let (bin, ok) = binary("xboard", XBOARD_WILD, "move ");
+    assert!(ok, "exit status: {bin}");
+    assert!(bin.ends_with("pong 2\n"), "{bin}");
+}
+
+const UCI_WILD: &str = "uci\nsetoption name Hash value 99999999999\nsetoption name Hash value -1\n\
+    setoption name Hash value 0\nsetoption name Hash value 1e9\nsetoption name Hash value 8\n\
+    setoption name Threads value 99999999999999999999999\nsetoption name Threads value 0\nsetoption name Threads value 1\n\
+    setoption name MultiPV value 99999999999\nsetoption name UCI_Variant value 99999999999\n\
+    position startpos moves 99999999999\nposition fen 99999999999/8/8/8/8/8/8/8 w - - 0 1\n\
+    go depth 99999999999 nodes 99999999999999999999999 movetime 99999999999999999999\nisready\nstop\n#wait 1\n\
+    go wtime 99999999999999999999 btime -99999999999 winc 99999999999999999999 binc -5 movestogo 99999999999 depth 1\n#wait 2\n\
+    go mate 99999999999 movestogo -3 wtime x\nstop\n#wait 3\n\
+    go perft 99999999999\nisready\nstop\nisready\ngo perft 0\ngo perft -1\ngo perft 2\ngo depth 1\n#wait 4\n\
+    \u{80}\u{1}\nisready\nquit\n";
+
+#[test]
+fn uci_wild_numbers_are_bounded_and_the_engine_plays_on() {
+    let out = uci(UCI_WILD);
+    assert!(out.ends_with("readyok\n"), "{out}");
+    let best = |l: &str| {
+        if l.starts_with("bestmove") {
+            "bestmove <engine>".to_string()
+        } else {
+            l.to_string()
+        }
+    };
+    let shown: Vec<String> = no_memory_note(&no_info(&out)).lines().map(best).collect();
+    insta::assert_snapshot!(shown.join("\n"));
+    let (bin, ok) = binary("uci", UCI_WILD, "bestmove");
+    assert!(ok, "exit status: {bin}");
+    assert!(bin.ends_with("readyok\n"), "{bin}");
+}
+
+/// XBoard output without the variant's `setup`/`piece` lines and thinking.
+fn session_lines(out: &str) -> Vec<String> {
+    no_thinking(out)
+        .lines()
+        .filter(|l| !l.starts_with("setup") && !l.starts_with("piece"))
+        .map(str::to_string)
+        .collect()
+}
+
+const LONG_SEARCH: &str = "new\nvariant grande-acedrex\nst 100000\nforce\ngo\n";
+const GRANDE_START: &str =
+    "# fen rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Kk - 0 1";
+
+#[test]
+fn xboard_force_and_new_act_at_once_behind_queued_lines() {
+    // `ping 1` waits for the move in progress; `force` behind it abandons the search at once (no
+    // move), then the queue runs in order.
+    let out = xboard(&format!("{LONG_SEARCH}ping 1\nforce\nping 2\nfen\n"));
+    assert_eq!(
+        session_lines(&out),
+        ["pong 1", "pong 2", GRANDE_START],
+        "{out}"
+    );
+    let out = xboard(&format!("{LONG_SEARCH}ping 1\nnew\nping 2\nfen\n"));
+    assert_eq!(
+        session_lines(&out),
+        [
+            "pong 1",
+            "pong 2",
+            "# fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ],
+        "{out}"
+    );
+    // A search that a queued `go` starts is abandoned for the `force` queued behind it.
+    let out = xboard(&format!("{LONG_SEARCH}ping 1\ngo\nforce\nping 2\nfen\n"));
+    assert_eq!(
+        session_lines(&out),
+        ["pong 1", "pong 2", GRANDE_START],
+        "{out}"
+    );
+}
+
+#[test]
+fn xboard_move_now_and_quit_act_at_once_behind_queued_lines() {
+    let out = session_lines(&xboard(&format!("{LONG_SEARCH}ping 1\n?\nping 2\n")));
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(out[0].starts_with("move "), "{out:?}");
+    assert_eq!(out[1..], ["pong 1", "pong 2"]);
+    let script = format!("{LONG_SEARCH}ping 1\nquit\nping 2\n");
+    let out = session_lines(&xboard(&script));
+    assert!(out.is_empty(), "{out:?}");
+    let (bin, ok) = binary("xboard", &script, "move ");
+    assert!(
+        ok && !bin.contains("pong") && !bin.contains("move "),
+        "{bin}"
+    );
+}
+
+#[test]
+fn uci_stop_and_quit_act_at_once_behind_queued_lines() {
+    // Lines behind a `go perft` wait for it, `stop` and `quit` do not.
+    let out = uci("go perft 30\nisready\nposition startpos moves e2e4\nstop\nfen\nisready\n");
+    assert_eq!(
+        out,
+        "info string perft stopped\nreadyok\n\
+         info string fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\nreadyok\n"
+    );
+    let script = "go perft 30\nisready\nquit\nisready\n";
+    assert_eq!(uci(script), "");
+    let (bin, ok) = binary("uci", script, "bestmove");
+    assert!(ok && bin.is_empty(), "{bin}");
+}
+
+#[test]
+fn a_session_ends_when_its_input_ends_mid_search() {
+    // Nobody is left to stop these searches: each is answered within the grace time.
+    let out = session_lines(&xboard(LONG_SEARCH));
+    assert!(out.len() == 1 && out[0].starts_with("move "), "{out:?}");
+    let out = no_info(&uci("go depth 96\n"));
+    assert!(out.starts_with("bestmove "), "{out}");
+    let out = no_info(&uci("go infinite\n"));
+    assert!(out.starts_with("bestmove "), "{out}");
+}
+
+#[test]
+fn xboard_and_fairy_max_show_the_same_pieces() {
+    // The `setup` line of `acedrex xboard` and the `Game:` line of `acedrex fmax` carry one
+    // piece-to-char table, so XBoard draws the same pictures whichever engine defines a variant.
+    let mut compared = 0;
+    for name in acedrex::variant::builtin_names() {
+        let v = acedrex::variant::builtin(name).expect("built-in");
+        let table = acedrex::protocol::piece_to_char::PieceToChar::of(&v).table;
+        if let Some(setup) = xboard::setup_lines(&v).first() {
+            let sent = setup
+                .strip_prefix("setup (")
+                .and_then(|s| s.split_once(')'))
+                .map(|(t, _)| t);
+            assert_eq!(sent, Some(table.as_str()), "{name}");
+            compared += 1;
+        }
+        // Variants Fairy-Max cannot play have no block to compare.
+        let Ok((ini, _)) = acedrex::fmax::export(std::slice::from_ref(&v)) else {
+            continue;
+        };
+        let game = ini
+            .lines()
+            .find(|l| l.split(' ').nth(1) == Some(v.xboard_name.as_str()))
+            .unwrap_or_else(|| panic!("{name}: no Game: line"));
+        // XBoard knows `normal` itself: its block sends no table.
+        if let Some(exported) = game.split(" # ").nth(1) {
+            assert_eq!(exported, table, "{name}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 8, "{compared}");
+}

@@ -321,6 +321,21 @@ mod tests {
     }
 
     #[test]
+    fn a_poisoned_writer_still_writes() {
+        let buf = SharedBuf::default();
+        let out = Out::new(buf.clone());
+        let held = out.clone();
+        let _ = std::thread::spawn(move || {
+            let _lock = held.0.lock().unwrap();
+            panic!("a panic while printing");
+        })
+        .join();
+        assert!(out.0.is_poisoned());
+        out.line("still here").unwrap();
+        assert_eq!(buf.text(), "still here\n");
+    }
+
+    #[test]
     fn registry_finds_by_any_name() {
         let r = Registry::builtin();
         assert_eq!(r.find("grande-acedrex").unwrap().name, "grant-acedrex");

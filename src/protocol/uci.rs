@@ -517,11 +517,9 @@ impl Session {
     }
 
     /// A `go` argument: refused (the caller complains), or clamped with a note.
-    fn go_arg<T: Copy>(&self, key: &str, arg: Arg<T>) -> io::Result<Option<T>> {
-        if arg.is_clamped() {
-            self.send(&format!(
-                "info string go {key}: out of range, using the largest allowed"
-            ))?;
+    fn go_arg<T: Copy + std::fmt::Debug>(&self, key: &str, arg: Arg<T>) -> io::Result<Option<T>> {
+        if let Arg::Clamped(v) = arg {
+            self.send(&format!("info string go {key}: out of range, using {v:?}"))?;
         }
         Ok(arg.value())
     }
@@ -571,7 +569,10 @@ impl Session {
     fn join(&mut self, r: Running) -> Option<SearchResult> {
         let (mut engine, result) = match r.handle.join() {
             Ok((e, res)) => (e, Some(res)),
-            Err(_) => (Engine::new(self.hash_mb, self.threads), None),
+            Err(_) => {
+                let _ = self.error("the search failed; playing on with a fresh engine");
+                (Engine::new(self.hash_mb, self.threads), None)
+            }
         };
         self.hash_mb = engine.set_hash(self.hash_mb);
         engine.set_threads(self.threads);
@@ -705,4 +706,63 @@ fn count(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
 fn looks_like_move(word: &str) -> bool {
     let b = word.as_bytes();
     b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::SharedBuf;
+
+    fn chess() -> Position {
+        Position::start(&Game::new(crate::variant::builtin("chess").unwrap()).unwrap())
+    }
+
+    #[test]
+    fn a_panicking_search_still_answers_and_leaves_a_fresh_engine() {
+        let buf = SharedBuf::default();
+        let (tx, _rx) = mpsc::channel();
+        let mut s = Session::new(Out::new(buf.clone()), tx, Registry::builtin());
+        s.engine = None;
+        s.search = Some(Running {
+            id: 0,
+            stop: Arc::default(),
+            handle: std::thread::spawn(|| -> (Engine, SearchResult) { panic!("a search bug") }),
+            infinite: false,
+            root: chess(),
+            ponder: None,
+            deadline: None,
+        });
+        s.finish().unwrap();
+        let out = buf.text();
+        let mv = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("no bestmove: {out}"));
+        assert!(chess().parse_move(mv).is_ok(), "{out}");
+        assert!(out.contains("info string error the search failed"), "{out}");
+        assert!(s.engine.is_some());
+    }
+
+    #[test]
+    fn stoppable_perft_counts_as_perft() {
+        let mut pos = chess();
+        let stop = AtomicBool::new(false);
+        let text = |pos: &Position, rows: Vec<(Move, u64)>| {
+            let mut rows: Vec<(String, u64)> = rows
+                .into_iter()
+                .map(|(m, n)| (pos.move_text(m), n))
+                .collect();
+            rows.sort();
+            rows
+        };
+        let rows = divide(&mut pos, 5, &stop).unwrap();
+        let rows = text(&pos, rows);
+        assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 4_865_609);
+        let reference = perft::divide(&mut pos, 5);
+        assert_eq!(rows, text(&pos, reference));
+        stop.store(true, Ordering::SeqCst);
+        assert!(divide(&mut pos, 5, &stop).is_none());
+        // Shallow counts never look at `stop`.
+        assert!(divide(&mut pos, 2, &stop).is_some());
+    }
 }

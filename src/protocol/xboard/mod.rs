@@ -826,6 +826,7 @@ impl Session {
                 Some(result)
             }
             Err(_) => {
+                let _ = self.send("# the search failed; playing on with a fresh engine");
                 self.engine = Some(Engine::new(self.hash_mb, self.threads));
                 None
             }
@@ -931,4 +932,76 @@ fn thinking(pos: &Position, info: &Info) -> String {
         info.nodes,
         pv.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::SharedBuf;
+
+    fn session() -> (Session, SharedBuf, Receiver<Event>) {
+        let buf = SharedBuf::default();
+        let (tx, rx) = mpsc::channel();
+        let s = Session::new(Out::new(buf.clone()), tx, Registry::builtin());
+        (s, buf, rx)
+    }
+
+    /// Runs the session's search to its end, as the event loop does.
+    fn wait_for_move(s: &mut Session, rx: &Receiver<Event>) {
+        while s.search.is_some() {
+            if let Ok(Event::Done(id)) = rx.recv()
+                && s.search.as_ref().is_some_and(|r| r.id == id)
+            {
+                s.finish().unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_search_still_moves_and_leaves_a_fresh_engine() {
+        let (mut s, buf, rx) = session();
+        // A search thread that panics, as a search bug would.
+        s.engine = None;
+        s.search = Some(Running {
+            id: 0,
+            kind: Kind::Move,
+            stop: Arc::default(),
+            handle: std::thread::spawn(|| -> (Engine, SearchResult) { panic!("a search bug") }),
+            deadline: None,
+        });
+        s.next_id = 1;
+        s.finish().unwrap();
+        let out = buf.text();
+        let mv = out
+            .lines()
+            .find_map(|l| l.strip_prefix("move "))
+            .unwrap_or_else(|| panic!("no move: {out}"));
+        let game = new_game(&crate::variant::builtin("chess").unwrap()).unwrap();
+        assert!(Position::start(&game).parse_move(mv).is_ok(), "{out}");
+        assert!(out.contains("# the search failed"), "{out}");
+        assert!(s.engine.is_some());
+        // The session plays on: the next search runs on the fresh engine.
+        for line in ["sd 1", "go", "ping 1"] {
+            s.arrived(line.to_string()).unwrap();
+        }
+        wait_for_move(&mut s, &rx);
+        s.drain().unwrap();
+        let out = buf.text();
+        let moves = out.lines().filter(|l| l.starts_with("move ")).count();
+        assert_eq!(moves, 2, "{out}");
+        assert!(out.ends_with("pong 1\n"), "{out}");
+    }
+
+    #[test]
+    fn a_search_started_from_the_queue_is_abandoned_for_a_queued_force() {
+        let (mut s, buf, _rx) = session();
+        s.command("st 100000").unwrap();
+        s.command("force").unwrap();
+        for line in ["go", "ping 1", "force", "ping 2"] {
+            s.pending.push_back(line.to_string());
+        }
+        s.drain().unwrap();
+        assert!(s.search.is_none());
+        assert_eq!(buf.text(), "pong 1\npong 2\n");
+    }
 }
