@@ -714,7 +714,7 @@ mod tests {
     use crate::protocol::SharedBuf;
 
     fn chess() -> Position {
-        Position::start(&Game::new(crate::variant::builtin("chess").unwrap()).unwrap())
+        Position::start(&Game::new(crate::variant::builtin("chess").unwrap()))
     }
 
     #[test]

@@ -15,9 +15,7 @@ mod export;
 pub use export::setup_lines;
 
 use super::args::{self, Arg};
-use super::{
-    Config, EOF_GRACE, Event, Out, Registry, earliest, printable, spawn_reader,
-};
+use super::{Config, EOF_GRACE, Event, Out, Registry, earliest, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::MoveError;
 use crate::position::{Move, Position, Setup, Side};
@@ -976,7 +974,7 @@ mod tests {
             .lines()
             .find_map(|l| l.strip_prefix("move "))
             .unwrap_or_else(|| panic!("no move: {out}"));
-        let game = new_game(&crate::variant::builtin("chess").unwrap()).unwrap();
+        let game = new_game(&crate::variant::builtin("chess").unwrap());
         assert!(Position::start(&game).parse_move(mv).is_ok(), "{out}");
         assert!(out.contains("# the search failed"), "{out}");
         assert!(s.engine.is_some());
