@@ -60,14 +60,10 @@ impl Position {
         let prog = &piece.program[side.index()];
         let start = out.len();
         let promotes = piece.pawn;
-        let push = |out: &mut Vec<Move>, to: u16, mk: MoveKind, extra: u16| {
+        // `captured`: what stands on `to`, or the e.p. victim.
+        let push = |out: &mut Vec<Move>, to: u16, mk: MoveKind, extra: u16, captured: Piece| {
             let promoting =
                 promotes && !game.tables.promotions[side.index()][to as usize].is_empty();
-            let captured = if mk == MoveKind::EnPassant {
-                self.board[extra as usize]
-            } else {
-                self.board[to as usize]
-            };
             if !QUIET && captured.bits() & enemy == 0 && !promoting {
                 return;
             }
@@ -93,28 +89,29 @@ impl Position {
             let to = (from as i16 + off) as u16;
             let c = self.board[to as usize];
             if may_stop(c, stop & keep, own, enemy) {
-                push(out, to, MoveKind::Normal, 0);
+                push(out, to, MoveKind::Normal, 0, c);
             } else if stop & Stop::EP != 0 && to == self.ep && self.ep != 0 {
-                push(out, to, MoveKind::EnPassant, self.ep_victim);
+                let victim = self.board[self.ep_victim as usize];
+                push(out, to, MoveKind::EnPassant, self.ep_victim, victim);
             }
         }
         for &(off, max, stop) in &prog.slides {
-            self.ride(from, off, max, stop & keep, own, enemy, |to| {
-                push(out, to, MoveKind::Normal, 0)
+            self.ride(from, off, max, stop & keep, own, enemy, |to, c| {
+                push(out, to, MoveKind::Normal, 0, c)
             });
         }
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
             let c = self.board[first as usize];
             if may_stop(c, b.stop & keep, own, enemy) {
-                push(out, first, MoveKind::Normal, 0);
+                push(out, first, MoveKind::Normal, 0, c);
             }
             if !c.is_empty() {
                 continue;
             }
             for &(off, max, stop) in &b.slides {
-                self.ride(first, off, max, stop & keep, own, enemy, |to| {
-                    push(out, to, MoveKind::Normal, 0)
+                self.ride(first, off, max, stop & keep, own, enemy, |to, c| {
+                    push(out, to, MoveKind::Normal, 0, c)
                 });
             }
         }
@@ -171,7 +168,7 @@ impl Position {
         stop: u8,
         own: u8,
         enemy: u8,
-        mut emit: impl FnMut(u16),
+        mut emit: impl FnMut(u16, Piece),
     ) {
         let mut to = start as i16;
         let mut n = 0;
@@ -180,12 +177,12 @@ impl Position {
             let c = self.board[to as usize];
             if c.is_occupied() {
                 if may_stop(c, stop, own, enemy) {
-                    emit(to as u16);
+                    emit(to as u16, c);
                 }
                 return;
             }
             if stop & Stop::EMPTY != 0 {
-                emit(to as u16);
+                emit(to as u16, c);
             }
             n += 1;
             if n == max {

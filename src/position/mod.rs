@@ -231,7 +231,7 @@ impl Position {
             hash: self.hash,
             virgin_from: self.virgin[from as usize],
             virgin_to: self.virgin[to as usize],
-            virgin_extra: self.virgin[m.extra as usize],
+            virgin_extra: self.virgin[m.extra() as usize],
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -250,8 +250,8 @@ impl Position {
         }
         if m.kind() == MoveKind::Castle {
             let dir: i16 = if m.to > m.from { 1 } else { -1 };
-            self.touch(m.extra);
-            let rook = self.remove(m.extra);
+            self.touch(m.extra());
+            let rook = self.remove(m.extra());
             self.shift(from, to);
             self.put((to as i16 - dir) as u16, rook);
         } else {
@@ -262,7 +262,7 @@ impl Position {
             self.put(to, Piece::new(self.side, k));
         }
         if m.kind() == MoveKind::SetsEp && self.game.tables.en_passant {
-            self.ep = m.extra;
+            self.ep = m.extra();
             self.ep_victim = to;
             self.hash ^= zobrist::ep(self.ep);
         }
@@ -290,7 +290,7 @@ impl Position {
             let dir: i16 = if m.to > m.from { 1 } else { -1 };
             let rook = self.remove((m.to as i16 - dir) as u16);
             self.shift(m.to, m.from);
-            self.put(m.extra, rook);
+            self.put(m.extra(), rook);
         } else {
             self.shift(m.to, m.from);
         }
@@ -307,7 +307,7 @@ impl Position {
         }
         self.virgin[m.from as usize] = u.virgin_from;
         self.virgin[m.to as usize] = u.virgin_to;
-        self.virgin[m.extra as usize] = u.virgin_extra;
+        self.virgin[m.extra() as usize] = u.virgin_extra;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
