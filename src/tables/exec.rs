@@ -192,7 +192,13 @@ struct Walk {
     initial: bool,
 }
 
-fn walks(paths: &[Path], files: u8, ranks: u8) -> Vec<Walk> {
+/// The most walks listed per piece and colour. Chained riders multiply their lengths (`WpaaaaQ`);
+/// beyond this the piece's attacks come from the move generator and its moves are deduplicated,
+/// which is slower but exact.
+const MAX_WALKS: usize = 50_000;
+
+/// Every walk of the paths on an open board, or `None` when there are more than `MAX_WALKS`.
+fn walks(paths: &[Path], files: u8, ranks: u8) -> Option<Vec<Walk>> {
     let mut out = Vec::new();
     for path in paths {
         if let Path::Legs { initial, leg } = path {
@@ -208,7 +214,7 @@ fn walks(paths: &[Path], files: u8, ranks: u8) -> Vec<Walk> {
             );
         }
     }
-    out
+    (out.len() <= MAX_WALKS).then_some(out)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -222,6 +228,9 @@ fn walk_leg(
     ranks: i8,
     out: &mut Vec<Walk>,
 ) {
+    if out.len() > MAX_WALKS {
+        return;
+    }
     let (e0, o0) = (empty.len(), occupied.len());
     let limit = if leg.max == 0 { 16 } else { leg.max as i32 };
     let mut pos = start;
@@ -271,30 +280,32 @@ fn walk_leg(
 
 /// (may two walks end on the same square with overlapping stop kinds, does a walk cross its origin)
 fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
-    let ws = walks(paths, files, ranks);
+    let Some(ws) = walks(paths, files, ranks) else {
+        return (true, true);
+    };
     let revisits = ws
         .iter()
         .any(|w| w.empty.contains(&(0, 0)) || w.occupied.contains(&(0, 0)) || w.target == (0, 0));
+    // Two walks to one target whose stop kinds overlap.
+    let mut seen: std::collections::HashMap<(i8, i8), u8> = std::collections::HashMap::new();
     let mut dup = false;
-    for (i, a) in ws.iter().enumerate() {
-        if ws[i + 1..]
-            .iter()
-            .any(|b| b.target == a.target && a.stop & b.stop != 0)
-        {
-            dup = true;
-            break;
-        }
+    for w in &ws {
+        let stops = seen.entry(w.target).or_insert(0);
+        dup |= *stops & w.stop != 0;
+        *stops |= w.stop;
     }
     (dup, revisits)
 }
 
 /// Attack instances: the walks that can capture on their target.
 pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> AttackTable {
-    let by_generation = paths
-        .iter()
-        .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
+    let listed = walks(paths, files, ranks);
+    let by_generation = listed.is_none()
+        || paths
+            .iter()
+            .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
     let mut per_diff: Vec<Vec<Instance>> = vec![Vec::new(); DIFF_SIZE];
-    for w in walks(paths, files, ranks) {
+    for w in listed.unwrap_or_default() {
         if w.stop & Stop::ENEMY == 0 || w.occupied.contains(&(0, 0)) {
             continue;
         }
