@@ -1,0 +1,39 @@
+//! Inputs the fuzz targets (fuzz/, see the README's "Fuzzing") found to crash, hang or exhaust
+//! memory; each is kept as a file under tests/fuzz/ and must now be handled.
+
+use acedrex::betza;
+use acedrex::tables::{exec, legs};
+
+fn input(path: &str) -> String {
+    let full = format!("{}/tests/fuzz/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// 18 legs joined by `a`: the step compiler expands every direction of every leg, and ran out of
+/// memory. The parser now stops at `betza::MAX_LEGS` with a positioned error.
+#[test]
+fn betza_too_many_legs_is_an_error_not_an_explosion() {
+    let text = input("betza/legs-18.txt");
+    let e = betza::parse(&text).expect_err("18 legs are refused");
+    assert!(e.message.contains("too many legs"), "{e}");
+    assert_eq!(e.offset, 1 + 1 + betza::MAX_LEGS - 1, "points at the `a` that starts leg 9: {e}");
+
+    let most = format!("W{}D", "fa".repeat(betza::MAX_LEGS - 1));
+    let tree = betza::parse(&most).expect("MAX_LEGS legs parse");
+    legs::compile(&tree).expect("and compile");
+
+    let bracket = format!("[{}W]", "W-".repeat(betza::MAX_LEGS));
+    let e = betza::parse(&bracket).expect_err("too many bracket legs are refused");
+    assert!(e.message.contains("too many legs"), "{e}");
+}
+
+/// A chain of five sliding legs: the executor enumerates every walk, (8·side)^legs of them, and
+/// runs out of memory building the program (`WpaaQ` already takes seconds on 16×16).
+#[test]
+#[ignore = "src/tables/exec.rs enumerates every walk of chained slider legs; needs a bound in validation or a lazy executor"]
+fn betza_chain_of_sliders_compiles_in_bounded_memory() {
+    let tree = betza::parse(&input("betza/sliders-5-legs.txt")).expect("parses");
+    let paths = legs::compile(&tree).expect("compiles to legs");
+    let _ = exec::program(&paths, false, 8, 8);
+    let _ = exec::attack_table(&paths, false, 8, 8);
+}
