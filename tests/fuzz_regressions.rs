@@ -16,7 +16,11 @@ fn betza_too_many_legs_is_an_error_not_an_explosion() {
     let text = input("betza/legs-18.txt");
     let e = betza::parse(&text).expect_err("18 legs are refused");
     assert!(e.message.contains("too many legs"), "{e}");
-    assert_eq!(e.offset, 1 + 1 + betza::MAX_LEGS - 1, "points at the `a` that starts leg 9: {e}");
+    assert_eq!(
+        e.offset,
+        1 + 1 + betza::MAX_LEGS - 1,
+        "points at the `a` that starts leg 9: {e}"
+    );
 
     let most = format!("W{}D", "fa".repeat(betza::MAX_LEGS - 1));
     let tree = betza::parse(&most).expect("MAX_LEGS legs parse");

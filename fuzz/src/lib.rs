@@ -27,16 +27,19 @@ pub fn game(selector: u8) -> &'static Arc<Game> {
 }
 
 /// A generous bound on the walks the step compiler enumerates for a piece on a `side`×`side`
-/// board: per leg, 8 directions times the squares it may slide.
+/// board: per leg, 8 directions times the squares it may slide (a hopping leg, `p` or `g`, slides
+/// to its screen).
 ///
-/// The compiler enumerates every walk, so a chain of sliding legs costs (8·side)^legs: `WpaaQ`
-/// already takes seconds on 16×16 and `WpaaaaQ` runs out of memory (tests/fuzz_regressions.rs,
+/// The compiler enumerates every walk, so a chain of sliding legs costs (8·side)^legs: `WpaaQ` and
+/// `gaaaN` take seconds on 16×16 and `WpaaaaQ` runs out of memory (tests/fuzz_regressions.rs,
 /// `betza_chain_of_sliders_*`). Inputs above the bound skip compilation so that fuzzing can go on
 /// past that known cost.
 pub fn walk_bound(b: &acedrex::betza::Betza, side: u64) -> u64 {
-    use acedrex::betza::{Move, Range};
-    let range = |atom: acedrex::betza::Atom, r: Range| -> u64 {
+    use acedrex::betza::{Modality, Move, Prefix, Range};
+    let reach = |atom: acedrex::betza::Atom, r: Range, leg: &Prefix| -> u64 {
+        let hops = leg.has(Modality::P) || leg.has(Modality::G);
         match r {
+            _ if hops => side,
             Range::Count(0) | Range::Doubled => side,
             Range::Count(n) => u64::from(n).min(side),
             Range::Default if atom.slides_by_default() => side,
@@ -46,15 +49,19 @@ pub fn walk_bound(b: &acedrex::betza::Betza, side: u64) -> u64 {
     b.moves
         .iter()
         .map(|m| match m {
-            Move::Chain(c) => (8 * range(c.atom, c.range)).saturating_pow(c.legs.len() as u32),
+            Move::Chain(c) => c
+                .legs
+                .iter()
+                .map(|l| 8 * reach(c.atom, c.range, l))
+                .fold(1u64, u64::saturating_mul),
             Move::Bracket(br) => br
                 .legs
                 .iter()
-                .map(|l| 8 * range(l.atom, l.range))
+                .map(|l| 8 * reach(l.atom, l.range, &l.prefix))
                 .fold(1u64, u64::saturating_mul),
         })
         .fold(0u64, u64::saturating_add)
 }
 
 /// Walk bound above which an input is not compiled.
-pub const WALK_LIMIT: u64 = 20_000;
+pub const WALK_LIMIT: u64 = 4_000;

@@ -8,4 +8,4 @@ pub mod xboard;
 
 pub use ast::*;
 pub use parse::{BetzaError, MAX_LEGS, parse};
-pub use xboard::to_xboard;
+pub use xboard::{NotInXboard, to_xboard};
