@@ -10,7 +10,8 @@ fn input(path: &str) -> String {
 }
 
 /// 18 legs joined by `a`: the step compiler expands every direction of every leg, and ran out of
-/// memory. The parser now stops at `betza::MAX_LEGS` with a positioned error.
+/// memory; 8 legs of a knight took a minute. The parser now stops at `betza::MAX_LEGS` with a
+/// positioned error.
 #[test]
 fn betza_too_many_legs_is_an_error_not_an_explosion() {
     let text = input("betza/legs-18.txt");
@@ -19,8 +20,10 @@ fn betza_too_many_legs_is_an_error_not_an_explosion() {
     assert_eq!(
         e.offset,
         1 + 1 + betza::MAX_LEGS - 1,
-        "points at the `a` that starts leg 9: {e}"
+        "points at the `a` that would start one leg too many: {e}"
     );
+    let e = betza::parse(&input("betza/knight-8-legs.txt")).expect_err("8 legs are refused");
+    assert_eq!(e.offset, betza::MAX_LEGS - 1, "{e}");
 
     let most = format!("W{}D", "fa".repeat(betza::MAX_LEGS - 1));
     let tree = betza::parse(&most).expect("MAX_LEGS legs parse");
@@ -40,4 +43,21 @@ fn betza_chain_of_sliders_compiles_in_bounded_memory() {
     let paths = legs::compile(&tree).expect("compiles to legs");
     let _ = exec::program(&paths, false, 8, 8);
     let _ = exec::attack_table(&paths, false, 8, 8);
+}
+
+/// A Muller bracket with the tame modality outside: printed as `ct[W?W]`, which reads as Betza's
+/// `t[..]` form and fails. The printer now writes the `t` first (`tc[W?W]`).
+#[test]
+fn betza_tame_bracket_prints_back_to_the_same_tree() {
+    for text in [
+        input("betza/tame-before-bracket.txt"),
+        "tf[W?W]".into(),
+        "tmc[F-R]".into(),
+        "tt[FR]".into(),
+    ] {
+        let tree = betza::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let printed = tree.to_string();
+        let again = betza::parse(&printed).unwrap_or_else(|e| panic!("{text} → {printed}: {e}"));
+        assert_eq!(again, tree, "{text} → {printed}");
+    }
 }

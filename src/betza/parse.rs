@@ -45,9 +45,10 @@ fn fail<T>(at: &str, msg: impl Into<Cow<'static, str>>) -> Res<'_, T> {
     }))
 }
 
-/// Legs one move may have. The step compiler expands every direction choice of every leg, which
-/// grows exponentially with the number of legs; real pieces use at most four.
-pub const MAX_LEGS: usize = 8;
+/// Legs one move may have. The step compiler expands every direction choice of every leg, eight
+/// times the work per leg (`aaaaaN`, six legs, compiles in tens of milliseconds, eight legs take
+/// seconds); real pieces use at most four.
+pub const MAX_LEGS: usize = 6;
 
 fn too_many_legs<T>(at: &str) -> Res<'_, T> {
     fail(
