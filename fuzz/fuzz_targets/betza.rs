@@ -13,7 +13,10 @@ fuzz_target!(|text: &str| {
     let printed = tree.to_string();
     let again = betza::parse(&printed)
         .unwrap_or_else(|e| panic!("`{text}` prints as `{printed}`, which does not parse: {e}"));
-    assert_eq!(tree, again, "`{text}` prints as `{printed}`, a different tree");
+    assert_eq!(
+        tree, again,
+        "`{text}` prints as `{printed}`, a different tree"
+    );
     let _ = betza::to_xboard(&tree);
     if let Ok(paths) = legs::compile(&tree) {
         let _ = legs::describe(&paths);

@@ -23,7 +23,11 @@ fuzz_target!(|data: &[u8]| {
     let _ = pos.game_end();
     for m in pos.legal_moves() {
         pos.make(m);
-        assert_eq!(pos.hash(), pos.fresh_hash(), "incremental hash after {m:?} from `{fen}`");
+        assert_eq!(
+            pos.hash(),
+            pos.fresh_hash(),
+            "incremental hash after {m:?} from `{fen}`"
+        );
         pos.unmake();
     }
     assert_eq!(pos.fen(), fen, "make/unmake restores `{fen}`");

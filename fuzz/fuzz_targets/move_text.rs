@@ -27,12 +27,20 @@ fuzz_target!(|data: &[u8]| {
     let before = pos.fen();
     if let Ok(m) = pos.parse_move(text) {
         let written = pos.move_text(m);
-        assert_eq!(pos.parse_move(&written).ok(), Some(m), "`{text}` → `{written}`");
+        assert_eq!(
+            pos.parse_move(&written).ok(),
+            Some(m),
+            "`{text}` → `{written}`"
+        );
     }
     assert_eq!(pos.fen(), before, "parse_move changed the position");
     if let Ok(m) = parse_san(&mut pos, text) {
         let written = san(&mut pos, m);
-        assert_eq!(parse_san(&mut pos, &written).ok(), Some(m), "`{text}` → SAN `{written}`");
+        assert_eq!(
+            parse_san(&mut pos, &written).ok(),
+            Some(m),
+            "`{text}` → SAN `{written}`"
+        );
     }
     assert_eq!(pos.fen(), before, "parse_san changed the position");
 });

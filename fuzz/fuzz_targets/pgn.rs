@@ -21,11 +21,22 @@ fuzz_target!(|data: &[u8]| {
         let written = g.to_pgn();
         let again = acedrex::pgn::read_games(&written, fixed)
             .unwrap_or_else(|e| panic!("written PGN does not read back: {e}\n{written}"));
-        assert_eq!(again.len(), 1, "one game written, read as several:\n{written}");
+        assert_eq!(
+            again.len(),
+            1,
+            "one game written, read as several:\n{written}"
+        );
         let again = &again[0];
-        assert_eq!(again.plies.iter().map(|p| p.mv).collect::<Vec<_>>(),
-            g.plies.iter().map(|p| p.mv).collect::<Vec<_>>(), "moves differ:\n{written}");
-        assert_eq!(again.start.fen(), g.start.fen(), "start differs:\n{written}");
+        assert_eq!(
+            again.plies.iter().map(|p| p.mv).collect::<Vec<_>>(),
+            g.plies.iter().map(|p| p.mv).collect::<Vec<_>>(),
+            "moves differ:\n{written}"
+        );
+        assert_eq!(
+            again.start.fen(),
+            g.start.fen(),
+            "start differs:\n{written}"
+        );
         assert_eq!(again.result, g.result, "result differs:\n{written}");
     }
 });

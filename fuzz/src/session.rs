@@ -3,14 +3,15 @@
 //!
 //! Searches are kept tiny so one input runs in milliseconds: every session starts with a depth cap,
 //! a depth that is set again is set back to the cap on the next line, every UCI `go` ends in
-//! `depth 2`, and hash sizes and thread counts are either small or far beyond any machine (a
-//! mid-sized hash would really be allocated and zeroed on every input).
+//! `depth 2`, hash sizes are either small or far beyond any machine (a mid-sized hash would really
+//! be allocated and cleared on every input), and thread counts small or unparsable.
 
 use acedrex::game::Game;
 use acedrex::position::Position;
 use arbitrary::{Arbitrary, Unstructured};
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The depth every search is capped at.
 pub const DEPTH: u32 = 2;
@@ -68,8 +69,26 @@ impl Num {
         }
     }
 
-    /// For hash sizes and thread counts: small or absurd, never a size that would really be
-    /// allocated (or a thread count that would really be spawned) at fuzzing speed.
+    /// For thread counts: small, or not a count at all. A large count that parses would really be
+    /// spawned by the next search.
+    fn threads(&self) -> String {
+        match self {
+            Num::Small(n) => (n % 8).to_string(),
+            Num::Any(n) => format!("-{n}"),
+            Num::Signed(n) => (-i128::from(n.unsigned_abs().max(1))).to_string(),
+            Num::Float(x) => format!("{x:e}"),
+            Num::Wild(_) => {
+                let t = self.text();
+                match t.parse::<usize>() {
+                    Ok(n) if n > 8 => format!("{t}x"),
+                    _ => t,
+                }
+            }
+        }
+    }
+
+    /// For hash sizes: small or absurd (at least 2^40 MB, which no allocator grants), never a size
+    /// that would really be allocated and cleared at fuzzing speed.
     fn resource(&self) -> String {
         match self {
             Num::Small(n) => (n % 8).to_string(),
@@ -195,7 +214,10 @@ impl Shadow {
                 }
                 chars.into_iter().collect()
             }
-            FenKind::Cut(at) => fen.chars().take(usize::from(*at) % (fen.len() + 1)).collect(),
+            FenKind::Cut(at) => fen
+                .chars()
+                .take(usize::from(*at) % (fen.len() + 1))
+                .collect(),
         }
     }
 }
@@ -215,7 +237,16 @@ fn variant_name(i: u8) -> String {
             .first()
             .cloned()
             .unwrap_or_default(),
-        _ => ["normal", "standard", "fairy", "", "crazyhouse", "CHESS", "shogi"][i / 4 % 7].into(),
+        _ => [
+            "normal",
+            "standard",
+            "fairy",
+            "",
+            "crazyhouse",
+            "CHESS",
+            "shogi",
+        ][i / 4 % 7]
+            .into(),
     }
 }
 
@@ -259,18 +290,65 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
             Step::Word(w) => {
                 let words: &[&str] = if uci {
                     &[
-                        "uci", "isready", "ucinewgame", "stop", "ponderhit", "go", "go infinite",
-                        "go ponder", "go perft 1", "go perft 2", "go searchmoves", "position startpos",
-                        "debug on", "register later", "fen", "position", "position fen", "go mate",
+                        "uci",
+                        "isready",
+                        "ucinewgame",
+                        "stop",
+                        "ponderhit",
+                        "go",
+                        "go infinite",
+                        "go ponder",
+                        "go perft 1",
+                        "go perft 2",
+                        "go searchmoves",
+                        "position startpos",
+                        "debug on",
+                        "register later",
+                        "fen",
+                        "position",
+                        "position fen",
+                        "go mate",
                     ]
                 } else {
                     &[
-                        "new", "force", "go", "playother", "white", "black", "post", "nopost",
-                        "hard", "easy", "random", "computer", "?", "draw", "hint", "bk", ".", "edit",
-                        "exit", "analyze", "protover 2", "xboard", "accepted setboard",
-                        "rejected usermove", "fen", "result 1-0 {resign}", "result *", "usermove",
-                        "name someone", "rating 2000 1500", "ics -", "setboard", "variant", "level",
-                        "undo", "remove", "option", "option VariantPath=",
+                        "new",
+                        "force",
+                        "go",
+                        "playother",
+                        "white",
+                        "black",
+                        "post",
+                        "nopost",
+                        "hard",
+                        "easy",
+                        "random",
+                        "computer",
+                        "?",
+                        "draw",
+                        "hint",
+                        "bk",
+                        ".",
+                        "edit",
+                        "exit",
+                        "analyze",
+                        "protover 2",
+                        "xboard",
+                        "accepted setboard",
+                        "rejected usermove",
+                        "fen",
+                        "result 1-0 {resign}",
+                        "result *",
+                        "usermove",
+                        "name someone",
+                        "rating 2000 1500",
+                        "ics -",
+                        "setboard",
+                        "variant",
+                        "level",
+                        "undo",
+                        "remove",
+                        "option",
+                        "option VariantPath=",
                     ]
                 };
                 let word = words[usize::from(*w) % words.len()];
@@ -329,21 +407,32 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
             Step::Number(w, n) => {
                 let line = if uci {
                     let keys = [
-                        "wtime", "btime", "winc", "binc", "movetime", "movestogo", "depth", "nodes",
-                        "mate", "perft", "hash", "threads",
+                        "wtime",
+                        "btime",
+                        "winc",
+                        "binc",
+                        "movetime",
+                        "movestogo",
+                        "depth",
+                        "nodes",
+                        "mate",
+                        "perft",
+                        "hash",
+                        "threads",
                     ];
                     match keys[usize::from(*w) % keys.len()] {
                         "hash" => format!("setoption name Hash value {}", n.resource()),
-                        "threads" => format!("setoption name Threads value {}", n.resource()),
+                        "threads" => format!("setoption name Threads value {}", n.threads()),
                         "perft" => format!("go perft {}", n.text().len() % 3),
                         key => format!("go {key} {} depth {DEPTH}", n.text()),
                     }
                 } else {
-                    let keys = ["sd", "st", "time", "otim", "memory", "cores", "ping", "protover"];
+                    let keys = [
+                        "sd", "st", "time", "otim", "memory", "cores", "ping", "protover",
+                    ];
                     match keys[usize::from(*w) % keys.len()] {
-                        "memory" | "cores" => {
-                            format!("{} {}", keys[usize::from(*w) % keys.len()], n.resource())
-                        }
+                        "memory" => format!("memory {}", n.resource()),
+                        "cores" => format!("cores {}", n.threads()),
                         "sd" => {
                             out.push(format!("sd {}", n.text()));
                             format!("sd {DEPTH}")
@@ -417,9 +506,10 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
         }
     }
     if uci {
-        out.extend(["stop".into(), "isready".into(), "quit".into()]);
+        out.extend(["stop".into(), "isready".into()]);
     } else {
-        out.extend(["force".into(), format!("ping {PING}"), "quit".into()]);
+        // `.` ends an `edit` left open (where every other line is a placement).
+        out.extend([".".into(), "force".into(), format!("ping {PING}")]);
     }
     out
 }
@@ -450,41 +540,85 @@ impl Write for Sink {
     }
 }
 
-/// Runs one session and checks that it ended well: `run` returned `Ok`, and the closing
-/// `ping`/`isready` was answered.
+/// The GUI side of a session: every generated line at once, then, like a GUI, `quit` only once the
+/// closing `ping`/`isready` has been answered (or after a generous wait, and the check fails).
+struct Gui {
+    lines: io::Cursor<Vec<u8>>,
+    sink: Sink,
+    answered: Box<dyn Fn(&str) -> bool + Send>,
+    quit: Option<io::Cursor<&'static [u8]>>,
+}
+
+impl io::Read for Gui {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.lines.read(buf)?;
+        if n > 0 {
+            return Ok(n);
+        }
+        if self.quit.is_none() {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while Instant::now() < deadline {
+                let out = String::from_utf8_lossy(&self.sink.0.lock().unwrap()).into_owned();
+                if (self.answered)(&out) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            self.quit = Some(io::Cursor::new(b"quit\n"));
+        }
+        self.quit.as_mut().expect("set").read(buf)
+    }
+}
+
+/// Every `isready` of `input` has its `readyok` in `output`.
+fn all_ready(input: &str, output: &str) -> bool {
+    let asked = input
+        .lines()
+        .filter(|l| l.split_whitespace().next() == Some("isready"))
+        .count();
+    output.lines().filter(|l| *l == "readyok").count() >= asked
+}
+
+fn ponged(output: &str) -> bool {
+    output.lines().any(|l| l == format!("pong {PING}"))
+}
+
+/// Runs one session and checks that it ended well: the closing `ping`/`isready` was answered, and
+/// `run` returned `Ok` after `quit`.
 pub fn run(protocol: acedrex::protocol::Protocol, data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(steps) = Vec::<Step>::arbitrary(&mut u) else {
         return;
     };
     let steps = &steps[..steps.len().min(40)];
-    let text = lines(protocol, steps).join("\n") + "\n";
+    run_text(protocol, &(lines(protocol, steps).join("\n") + "\n"));
+}
+
+/// Runs the session `text` (its lines, then `quit` once answered) and checks how it ended.
+pub fn run_text(protocol: acedrex::protocol::Protocol, text: &str) {
+    use acedrex::protocol::Protocol;
     let sink = Sink::default();
+    let input = text.to_string();
+    let answered: Box<dyn Fn(&str) -> bool + Send> = match protocol {
+        Protocol::Uci => Box::new(move |out| all_ready(&input, out)),
+        Protocol::Xboard => Box::new(ponged),
+    };
+    let gui = Gui {
+        lines: io::Cursor::new(text.as_bytes().to_vec()),
+        sink: sink.clone(),
+        answered,
+        quit: None,
+    };
     let config = acedrex::protocol::Config::default();
-    let result = acedrex::protocol::run(
-        protocol,
-        io::Cursor::new(text.clone().into_bytes()),
-        sink.clone(),
-        &config,
-    );
+    let result = acedrex::protocol::run(protocol, io::BufReader::new(gui), sink.clone(), &config);
     let output = String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned();
     assert!(result.is_ok(), "session failed: {result:?}\n{text}");
-    match protocol {
-        acedrex::protocol::Protocol::Uci => {
-            // Every `isready`, the closing one included, gets its `readyok`.
-            let asked = text
-                .lines()
-                .filter(|l| l.split_whitespace().next() == Some("isready"))
-                .count();
-            let answered = output.lines().filter(|l| *l == "readyok").count();
-            assert_eq!(
-                asked, answered,
-                "isready/readyok:\n--- input\n{text}--- output\n{output}"
-            );
-        }
-        acedrex::protocol::Protocol::Xboard => assert!(
-            output.lines().any(|l| l == format!("pong {PING}")),
-            "no closing pong:\n--- input\n{text}--- output\n{output}"
-        ),
-    }
+    let ok = match protocol {
+        Protocol::Uci => all_ready(text, &output),
+        Protocol::Xboard => ponged(&output),
+    };
+    assert!(
+        ok,
+        "the closing ping/isready was not answered:\n--- input\n{text}--- output\n{output}"
+    );
 }
