@@ -2,7 +2,8 @@
 //! memory; each is kept as a file under tests/fuzz/ and must now be handled.
 
 use acedrex::betza;
-use acedrex::tables::{exec, legs};
+use acedrex::legs;
+use acedrex::tables::exec;
 
 fn input(path: &str) -> String {
     let full = format!("{}/tests/fuzz/{path}", env!("CARGO_MANIFEST_DIR"));

@@ -3,7 +3,8 @@
 #![no_main]
 
 use acedrex::betza;
-use acedrex::tables::{exec, legs};
+use acedrex::legs;
+use acedrex::tables::exec;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -1,5 +1,5 @@
-//! fmax.ini import: every translated block is a variant file; those that load and compile export
-//! back to an fmax.ini without panicking.
+//! fmax.ini import: every translated block is a variant file; those that load compile, generate
+//! their start moves and export back to an fmax.ini without panicking.
 #![no_main]
 
 use acedrex::game::Game;
@@ -11,8 +11,9 @@ fuzz_target!(|text: &str| {
         let Ok(v) = acedrex::variant::parse_variant(&name, &file) else {
             continue;
         };
-        if Game::new(v.clone()).is_ok() {
-            let _ = acedrex::fmax::export(&[v]);
-        }
+        // What loads compiles and plays its start position.
+        let game = Game::new(v.clone());
+        let _ = acedrex::position::Position::start(&game).legal_moves();
+        let _ = acedrex::fmax::export(&[v]);
     }
 });
