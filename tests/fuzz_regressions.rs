@@ -62,3 +62,53 @@ fn betza_tame_bracket_prints_back_to_the_same_tree() {
         assert_eq!(again, tree, "{text} → {printed}");
     }
 }
+
+// ---- protocol sessions (fuzz/src/session.rs builds them) ----------------------------------------
+
+use acedrex::protocol::{Config, Protocol};
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs `text` as a whole session and returns the engine's output.
+fn session(protocol: Protocol, text: &str) -> String {
+    let sink = Sink::default();
+    let input = io::Cursor::new(text.as_bytes().to_vec());
+    acedrex::protocol::run(protocol, input, sink.clone(), &Config::default())
+        .expect("the session ends cleanly");
+    String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned()
+}
+
+/// A GUI's hash setting far beyond any machine: `memory 1099511627776` (2^40 MB) asks
+/// `Engine::set_hash` for 2^60 bytes, the allocation fails and the process aborts; larger counts
+/// overflow the size (`capacity overflow` panic).
+#[test]
+#[ignore = "src/protocol/xboard.rs passes `memory` unbounded to Engine::set_hash (protocol hardening)"]
+fn xboard_absurd_memory_is_refused_and_the_engine_answers_ping() {
+    let out = session(
+        Protocol::Xboard,
+        &input("protocol/xboard-memory-2pow40.txt"),
+    );
+    assert!(out.lines().any(|l| l == "pong 1"), "{out}");
+}
+
+/// `go mate N` asks for 2N plies: for N = 2^32 - 1 that overflows (a panic with overflow checks,
+/// a wrapped depth without).
+#[test]
+#[ignore = "src/protocol/uci.rs computes the mate depth as 2 * n unchecked (protocol hardening)"]
+fn uci_go_mate_with_a_huge_count_does_not_overflow() {
+    let out = session(Protocol::Uci, &input("protocol/uci-go-mate-huge.txt"));
+    assert!(out.lines().any(|l| l == "readyok"), "{out}");
+}
