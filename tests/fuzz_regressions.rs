@@ -112,3 +112,24 @@ fn uci_go_mate_with_a_huge_count_does_not_overflow() {
     let out = session(Protocol::Uci, &input("protocol/uci-go-mate-huge.txt"));
     assert!(out.lines().any(|l| l == "readyok"), "{out}");
 }
+
+/// A ray whose step reaches 300 ranks (`4917,7`): the importer's direction lookup cast the offset
+/// to `i8` and found no direction (`expect("oblique")` panicked). Such a ray is now reported.
+#[test]
+fn fmax_import_of_a_step_beyond_the_board_is_reported() {
+    let (_, skipped) = acedrex::fmax::import(&input("fmax/long-step.ini"));
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s.contains("a step longer than any board")),
+        "{skipped:?}"
+    );
+    let (_, skipped) = acedrex::fmax::import(
+        "Game: tall\n8x8\n4 2 3 5 6 3 2 4\n4 2 3 5 6 3 2 4\np:100 -16,6 -15,5 -17,5\np:100 16,6 15,5 17,5\nn:300 4917,7\nb:300 17,3\nr:500 16,3\nq:900 16,3 17,3\nk:-1 1,7 16,7\n",
+    );
+    assert_eq!(
+        skipped,
+        // Black's view of the ray is met first.
+        ["tall: piece N (type 3): ray -4917,7: a step longer than any board"]
+    );
+}

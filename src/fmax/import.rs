@@ -143,6 +143,8 @@ pub enum DecompileError {
     SpecialMode(Ray),
     #[error("ray {ray}: mode {mode:X} is not translated")]
     Mode { ray: Ray, mode: i32 },
+    #[error("ray {0}: a step longer than any board")]
+    OffBoard(Ray),
     #[error("castling other than 2 to 4 squares sideways")]
     Castling,
     #[error("a piece without moves")]
@@ -789,6 +791,11 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
         let cyl = ray.low() & 0x100 != 0;
         let u = vector_of(ray.step);
         let v = vector_of(ray.second());
+        // Fairy-Max's board is 16 wide, so a step's file offset is always in range, its rank
+        // offset not: beyond 15 ranks no board has the square (and the direction tables overflow).
+        if u.1.abs() > 15 || v.1.abs() > 15 {
+            return Err(DecompileError::OffBoard(ray));
+        }
         if ray.low() & 0x200 != 0 {
             return Err(DecompileError::MultiPath(ray));
         }
