@@ -3,8 +3,8 @@
 //!
 //! Searches are kept tiny so one input runs in milliseconds: every session starts with a depth cap,
 //! a depth that is set again is set back to the cap on the next line, every UCI `go` ends in
-//! `depth 2`, hash sizes are either small or far beyond any machine (a mid-sized hash would really
-//! be allocated and cleared on every input), and thread counts small or unparsable.
+//! `depth 2`, and hash sizes and thread counts are small or unparsable: a large one would really be
+//! allocated (the protocol clamps to 64 GB) or spawned on every input.
 
 use acedrex::game::Game;
 use acedrex::position::Position;
@@ -87,16 +87,10 @@ impl Num {
         }
     }
 
-    /// For hash sizes: small or absurd (at least 2^40 MB, which no allocator grants), never a size
-    /// that would really be allocated and cleared at fuzzing speed.
+    /// For hash sizes: small, or not a size at all. A large size that parses is clamped to the
+    /// protocol's maximum (64 GB), which overcommit grants and clearing the table then touches.
     fn resource(&self) -> String {
-        match self {
-            Num::Small(n) => (n % 8).to_string(),
-            Num::Any(n) => (n | 1 << 40).to_string(),
-            Num::Signed(n) => (-i128::from(n.unsigned_abs().max(1))).to_string(),
-            Num::Float(x) => format!("{x:e}"),
-            Num::Wild(_) => self.text(),
-        }
+        self.threads()
     }
 }
 
