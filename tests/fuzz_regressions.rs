@@ -93,9 +93,8 @@ fn session(protocol: Protocol, text: &str) -> String {
 
 /// A GUI's hash setting far beyond any machine: `memory 1099511627776` (2^40 MB) asks
 /// `Engine::set_hash` for 2^60 bytes, the allocation fails and the process aborts; larger counts
-/// overflow the size (`capacity overflow` panic).
+/// overflow the size (`capacity overflow` panic). The protocol now bounds the argument.
 #[test]
-#[ignore = "src/protocol/xboard.rs passes `memory` unbounded to Engine::set_hash (protocol hardening)"]
 fn xboard_absurd_memory_is_refused_and_the_engine_answers_ping() {
     let out = session(
         Protocol::Xboard,
@@ -105,9 +104,8 @@ fn xboard_absurd_memory_is_refused_and_the_engine_answers_ping() {
 }
 
 /// `go mate N` asks for 2N plies: for N = 2^32 - 1 that overflows (a panic with overflow checks,
-/// a wrapped depth without).
+/// a wrapped depth without). The protocol now bounds the count.
 #[test]
-#[ignore = "src/protocol/uci.rs computes the mate depth as 2 * n unchecked (protocol hardening)"]
 fn uci_go_mate_with_a_huge_count_does_not_overflow() {
     let out = session(Protocol::Uci, &input("protocol/uci-go-mate-huge.txt"));
     assert!(out.lines().any(|l| l == "readyok"), "{out}");
