@@ -131,3 +131,16 @@ fn fmax_import_of_a_step_beyond_the_board_is_reported() {
         ["tall: piece N (type 3): ray -4917,7: a step longer than any board"]
     );
 }
+
+/// A ray with step 0 (`0,7`): the direction lookup found no compass direction for (0,0)
+/// (`expect("non-zero")` panicked). Such a ray is now reported.
+#[test]
+fn fmax_import_of_a_zero_step_is_reported() {
+    let (_, skipped) = acedrex::fmax::import(&input("fmax/zero-step.ini"));
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s.contains("a step that goes nowhere")),
+        "{skipped:?}"
+    );
+}

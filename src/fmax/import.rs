@@ -145,6 +145,8 @@ pub enum DecompileError {
     Mode { ray: Ray, mode: i32 },
     #[error("ray {0}: a step longer than any board")]
     OffBoard(Ray),
+    #[error("ray {0}: a step that goes nowhere")]
+    ZeroStep(Ray),
     #[error("castling other than 2 to 4 squares sideways")]
     Castling,
     #[error("a piece without moves")]
@@ -795,6 +797,9 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
         // offset not: beyond 15 ranks no board has the square (and the direction tables overflow).
         if u.1.abs() > 15 || v.1.abs() > 15 {
             return Err(DecompileError::OffBoard(ray));
+        }
+        if u == (0, 0) || v == (0, 0) {
+            return Err(DecompileError::ZeroStep(ray));
         }
         if ray.low() & 0x200 != 0 {
             return Err(DecompileError::MultiPath(ray));
