@@ -442,7 +442,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 .iter()
                 .map(|n| acedrex::variant::load(n))
                 .collect::<Result<Vec<_>, _>>()?;
-            let (text, warnings) = acedrex::fmax::export(&variants)?;
+            let (text, warnings) = acedrex::fmax::export(&variants).map_err(|e| e.to_string())?;
             for w in warnings {
                 eprintln!("warning: {w}");
             }

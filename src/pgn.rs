@@ -323,9 +323,22 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     s
 }
 
+/// Why a move text names no legal move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    #[error("`{0}`: no such castling here")]
+    NoCastling(String),
+    #[error("`{0}` is not a move in SAN or coordinate notation")]
+    Syntax(String),
+    #[error("`{0}` is not legal here")]
+    Illegal(String),
+    #[error("`{0}` is ambiguous here")]
+    Ambiguous(String),
+}
+
 /// Finds the legal move named by SAN (`Ug3`, `Ucxe5`, `exd5`, `c12=U`, `O-O`) or by coordinate
 /// notation (`g1g3`, `g1-g3`, `Kg1xg3`, `c11c12u`, `c11c12=U`). Check marks and `!?` are ignored.
-pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
+pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
     if let Ok(m) = pos.parse_move(t) {
         return Ok(m);
@@ -340,11 +353,11 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
         return legal
             .into_iter()
             .find(|m| m.kind() == MoveKind::Castle && (m.to > m.from) == right)
-            .ok_or_else(|| format!("`{text}`: no such castling here"));
+            .ok_or_else(|| SanError::NoCastling(text.into()));
     }
     let game = pos.game().clone();
     let (files, ranks) = (game.variant.files, game.variant.ranks);
-    let bad = || format!("`{text}` is not a move in SAN or coordinate notation");
+    let bad = || SanError::Syntax(text.into());
     let mut rest: String = t
         .chars()
         .filter(|c| !matches!(c, 'x' | '-' | ':'))
@@ -427,8 +440,8 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, String> {
         .collect();
     match cands.as_slice() {
         [m] => Ok(*m),
-        [] => Err(format!("`{text}` is not legal here")),
-        _ => Err(format!("`{text}` is ambiguous here")),
+        [] => Err(SanError::Illegal(text.into())),
+        _ => Err(SanError::Ambiguous(text.into())),
     }
 }
 

@@ -322,7 +322,9 @@ fn export_errors_name_variant_and_piece() {
     let mut v = acedrex::variant::builtin("chess").expect("chess");
     v.pieces[1].betza = betza::parse("KNADcaKmcabK").expect("parses");
     v.pieces[1].betza_text = "KNADcaKmcabK".into();
-    let err = acedrex::fmax::export(&[v]).expect_err("lion cannot be exported");
+    let err = acedrex::fmax::export(&[v])
+        .expect_err("lion cannot be exported")
+        .to_string();
     assert!(err.contains("chess") && err.contains("piece Q"), "{err}");
 }
 

@@ -7,5 +7,5 @@ mod print;
 pub mod xboard;
 
 pub use ast::*;
-pub use parse::{BetzaError, parse};
-pub use xboard::to_xboard;
+pub use parse::{BetzaError, MAX_LEGS, parse};
+pub use xboard::{NotInXboard, to_xboard};

@@ -45,6 +45,18 @@ fn fail<T>(at: &str, msg: impl Into<Cow<'static, str>>) -> Res<'_, T> {
     }))
 }
 
+/// Legs one move may have. The step compiler expands every direction choice of every leg, eight
+/// times the work per leg (`aaaaaN`, six legs, compiles in tens of milliseconds, eight legs take
+/// seconds); real pieces use at most four.
+pub const MAX_LEGS: usize = 6;
+
+fn too_many_legs<T>(at: &str) -> Res<'_, T> {
+    fail(
+        at,
+        format!("too many legs: a move has at most {MAX_LEGS} legs"),
+    )
+}
+
 const ATOM_HELP: &str = "an atom (W F D N A H C L Z J G R B Q K O) or (a,b)";
 
 /// Parses a whole piece string.
@@ -83,6 +95,9 @@ fn one_move(input: &str) -> Res<'_, Move> {
         rest = r;
         legs.push(p);
         if let Some(r) = rest.strip_prefix('a') {
+            if legs.len() == MAX_LEGS {
+                return too_many_legs(rest);
+            }
             rest = r;
             continue;
         }
@@ -302,6 +317,9 @@ fn bracket_body(input: &str, then: bool) -> Res<'_, (Vec<BracketLeg>, Vec<Sep>)>
             return fail(rest, "castling `O` cannot be a bracket leg");
         }
         let (r, range) = range(r, atom)?;
+        if legs.len() == MAX_LEGS {
+            return too_many_legs(rest);
+        }
         legs.push(BracketLeg {
             prefix,
             atom,

@@ -36,7 +36,22 @@ impl Display for Chain {
 impl Display for Bracket {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.initial.fmt(f)?;
-        self.outer.fmt(f)?;
+        if !self.then && self.outer.has(Modality::T) {
+            // The tame `t` right before `[` would read as Betza's `t[..]` form: write it first.
+            let others = Prefix {
+                dirs: self.outer.dirs.clone(),
+                mods: self
+                    .outer
+                    .mods
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != Modality::T)
+                    .collect(),
+            };
+            write!(f, "t{others}")?;
+        } else {
+            self.outer.fmt(f)?;
+        }
         f.write_str(if self.then { "t[" } else { "[" })?;
         for (i, leg) in self.legs.iter().enumerate() {
             if i > 0 && !self.then {

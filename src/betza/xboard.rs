@@ -14,16 +14,21 @@ use std::collections::BTreeSet;
 /// let b = acedrex::betza::parse("t[FR]").unwrap();
 /// assert_eq!(acedrex::betza::to_xboard(&b).unwrap(), "FyafsF");
 /// ```
-pub fn to_xboard(b: &Betza) -> Result<String, String> {
+pub fn to_xboard(b: &Betza) -> Result<String, NotInXboard> {
     let mut out = String::new();
     for m in &b.moves {
         match m {
-            Move::Chain(c) => out += &chain(c)?,
-            Move::Bracket(br) => out += &bracket(br)?,
+            Move::Chain(c) => out += &chain(c).map_err(NotInXboard)?,
+            Move::Bracket(br) => out += &bracket(br).map_err(NotInXboard)?,
         }
     }
     Ok(out)
 }
+
+/// A move XBoard's Betza dialect cannot express; the message names the construct.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotInXboard(pub String);
 
 // ---- direction sets (betza::directions) ---------------------------------------------------------
 

@@ -11,28 +11,97 @@ use crate::legs::{self, Cont, Leg, Path, Stop};
 use crate::variant::{BareKing, Outcome, PromotionTarget, Variant};
 use std::fmt::Write;
 
+/// Why variants cannot be written as one `fmax.ini`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error("two variants have the XBoard name `{0}`")]
+    DuplicateName(String),
+    #[error("the built-in chess variant is missing")]
+    NoChess,
+    #[error("variant {variant}: {reason}")]
+    Variant {
+        variant: String,
+        reason: Inexpressible,
+    },
+}
+
+/// What of a variant Fairy-Max cannot say.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Inexpressible {
+    #[error("board {files}x{ranks}: Fairy-Max has at most 14 files and 16 ranks")]
+    Board { files: u8, ranks: u8 },
+    #[error("Fairy-Max needs exactly one pawn type (types 1 and 2 fill the pawn ranks)")]
+    PawnTypes,
+    #[error("the pawn is not a piece")]
+    PawnNotAPiece,
+    #[error("no royal piece")]
+    NoRoyal,
+    #[error("piece {letter} ({name}): {reason}")]
+    Compile {
+        letter: char,
+        name: String,
+        reason: legs::Unsupported,
+    },
+    /// A move with no Fairy-Max ray (the reason says which).
+    #[error("piece {letter} ({name}) {betza}: {reason}")]
+    Move {
+        letter: char,
+        name: String,
+        betza: String,
+        reason: String,
+    },
+    #[error(
+        "piece {letter} ({name}): a sideways leap of {lateral} on {files} files wraps round Fairy-Max's 16-wide board"
+    )]
+    Wraps {
+        letter: char,
+        name: String,
+        lateral: i32,
+        files: u8,
+    },
+    #[error("piece {letter} ({name}): only Fairy-Max's pawns capture en passant")]
+    EnPassant { letter: char, name: String },
+    #[error(
+        "promotion by file exists in Fairy-Max only with pawns on the 4th rank and a 1-rank zone"
+    )]
+    ByFile,
+    #[error("Fairy-Max pawns always promote; this variant has no promotion choice")]
+    NoChoice,
+    #[error("with pawns on the 4th rank Fairy-Max promotes by file only, not by choice")]
+    ChoiceOnFourthRank,
+    #[error("pawns on rank {rank} with a {zone}-rank promotion zone are not expressible")]
+    Zone { rank: u8, zone: u8 },
+    #[error("the default promotion piece {0} must move alike for both colours (Fairy-Max type 7)")]
+    AsymmetricDefault(char),
+    #[error("more than 15 Fairy-Max piece types (an asymmetric piece needs two)")]
+    TooManyTypes,
+    #[error("no piece type to fill Fairy-Max's numbering with")]
+    NoFiller,
+    #[error("{0} ray slots; Fairy-Max holds 255")]
+    TooManyRays(usize),
+    /// A piece whose moves cannot be counted for its value.
+    #[error("{0}")]
+    Mobility(String),
+}
+
 /// Writes a complete `fmax.ini` for `variants`: the version line, a default block, one `Game:` block
 /// per variant (plus `normal` chess, which Fairy-Max loads on every `new`, when none is given) and the
 /// closing line Fairy-Max needs. Returns the text and warnings about rules it plays differently.
-pub fn export(variants: &[Variant]) -> Result<(String, Vec<String>), String> {
+pub fn export(variants: &[Variant]) -> Result<(String, Vec<String>), ExportError> {
     let mut warnings = Vec::new();
     let mut blocks = Vec::new();
     let mut names: Vec<&str> = Vec::new();
     for v in variants {
         if names.contains(&v.xboard_name.as_str()) {
-            return Err(format!(
-                "two variants have the XBoard name `{}`",
-                v.xboard_name
-            ));
+            return Err(ExportError::DuplicateName(v.xboard_name.clone()));
         }
         names.push(&v.xboard_name);
-        blocks.push(block(v, &mut warnings)?);
+        blocks.push(block(v, &mut warnings).map_err(|e| in_variant(v, e))?);
     }
     if !names.contains(&"normal") {
-        let chess =
-            crate::variant::builtin("chess").ok_or("the built-in chess variant is missing")?;
+        let chess = crate::variant::builtin("chess").ok_or(ExportError::NoChess)?;
         let mut ignore = Vec::new();
-        blocks.push(block(&chess, &mut ignore)?);
+        blocks.push(block(&chess, &mut ignore).map_err(|e| in_variant(&chess, e))?);
     }
     let normal = blocks
         .iter()
@@ -65,6 +134,13 @@ pub fn export(variants: &[Variant]) -> Result<(String, Vec<String>), String> {
     Ok((out, warnings))
 }
 
+fn in_variant(v: &Variant, reason: Inexpressible) -> ExportError {
+    ExportError::Variant {
+        variant: v.name.clone(),
+        reason,
+    }
+}
+
 struct Block {
     name: String,
     parent: String,
@@ -85,42 +161,77 @@ struct Type {
     black: bool,
 }
 
-fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
-    let name = &v.xboard_name;
-    let fail = |msg: String| format!("variant {}: {msg}", v.name);
+/// One variant → its `Game:` block: checks, rays per piece, setup, type numbering, values, text.
+fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, Inexpressible> {
+    let (pawn, royal) = pawn_and_royal(v)?;
+    let white_rays = white_rays(v, pawn, warnings)?;
+    en_passant_warnings(v, pawn, &white_rays, warnings);
+    let setup = start_setup(v, pawn, warnings);
+    let (suffix, by_file) = board_suffix(v, &setup, warnings)?;
+    let numbering = number_types(v, pawn, royal, &white_rays, warnings)?;
+    let values = values(v, royal, by_file, numbering.stalemate_trick)?;
+    let body = body(v, pawn, &suffix, &setup, &numbering, &values);
+    // The same table as `acedrex xboard` sends, so that XBoard shows the same pictures.
+    let piece_to_char = crate::protocol::piece_to_char::PieceToChar::of(v).table;
+    let betza = xboard_betza(v, warnings);
+    rule_warnings(v, warnings);
+    Ok(Block {
+        name: v.xboard_name.clone(),
+        parent: v.xboard_parent.clone(),
+        description: if v.description.is_empty() {
+            v.name.clone()
+        } else {
+            v.description.clone()
+        },
+        piece_to_char,
+        body,
+        betza,
+    })
+}
+
+/// The board fits Fairy-Max's, and there is one pawn type and a royal piece: their indices.
+fn pawn_and_royal(v: &Variant) -> Result<(usize, usize), Inexpressible> {
     if v.files > 14 || v.ranks > 16 {
-        return Err(fail(format!(
-            "board {}x{}: Fairy-Max has at most 14 files and 16 ranks",
-            v.files, v.ranks
-        )));
+        return Err(Inexpressible::Board {
+            files: v.files,
+            ranks: v.ranks,
+        });
     }
     let [pawn_letter] = v.promotion.pawns[..] else {
-        return Err(fail(
-            "Fairy-Max needs exactly one pawn type (types 1 and 2 fill the pawn ranks)".into(),
-        ));
+        return Err(Inexpressible::PawnTypes);
     };
     let pawn = v
         .piece_index(pawn_letter)
-        .ok_or_else(|| fail("the pawn is not a piece".into()))?;
+        .ok_or(Inexpressible::PawnNotAPiece)?;
     let royal = v
         .pieces
         .iter()
         .position(|p| p.royal)
-        .ok_or_else(|| fail("no royal piece".into()))?;
-    let en_passant = v.pieces.iter().any(|p| has_ep(&p.betza));
+        .ok_or(Inexpressible::NoRoyal)?;
+    Ok((pawn, royal))
+}
 
-    // Rays, White's view.
+/// Every piece's rays, White's view; approximations become warnings.
+fn white_rays(
+    v: &Variant,
+    pawn: usize,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Vec<Ray>>, Inexpressible> {
     let mut white_rays = Vec::new();
     for (i, p) in v.pieces.iter().enumerate() {
-        let paths = legs::compile(&p.betza)
-            .map_err(|e| fail(format!("piece {} ({}): {e}", p.letter, p.name)))?;
-        let mut notes = Vec::new();
-        let rays = piece_rays(&paths, i == pawn, &mut notes).map_err(|e| {
-            fail(format!(
-                "piece {} ({}) {}: {e}",
-                p.letter, p.name, p.betza_text
-            ))
+        let paths = legs::compile(&p.betza).map_err(|reason| Inexpressible::Compile {
+            letter: p.letter,
+            name: p.name.clone(),
+            reason,
         })?;
+        let mut notes = Vec::new();
+        let rays =
+            piece_rays(&paths, i == pawn, &mut notes).map_err(|reason| Inexpressible::Move {
+                letter: p.letter,
+                name: p.name.clone(),
+                betza: p.betza_text.clone(),
+                reason,
+            })?;
         for n in notes {
             warnings.push(format!("{}: piece {} ({}): {n}", v.name, p.letter, p.name));
         }
@@ -131,30 +242,46 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
             .max()
             .unwrap_or(0);
         if i32::from(v.files) + lateral > 16 {
-            return Err(fail(format!(
-                "piece {} ({}): a sideways leap of {lateral} on {} files wraps round Fairy-Max's 16-wide board",
-                p.letter, p.name, v.files
-            )));
+            return Err(Inexpressible::Wraps {
+                letter: p.letter,
+                name: p.name.clone(),
+                lateral,
+                files: v.files,
+            });
         }
         if i != pawn && has_ep(&p.betza) {
-            return Err(fail(format!(
-                "piece {} ({}): only Fairy-Max's pawns capture en passant",
-                p.letter, p.name
-            )));
+            return Err(Inexpressible::EnPassant {
+                letter: p.letter,
+                name: p.name.clone(),
+            });
         }
         white_rays.push(rays);
     }
-    if en_passant && !white_rays[pawn].iter().any(|r| r.low() & 0xFF == 0x24) {
+    Ok(white_rays)
+}
+
+/// Fairy-Max ties en passant to the pawn's double step: say where that differs.
+fn en_passant_warnings(
+    v: &Variant,
+    pawn: usize,
+    white_rays: &[Vec<Ray>],
+    warnings: &mut Vec<String>,
+) {
+    let en_passant = v.pieces.iter().any(|p| has_ep(&p.betza));
+    let double_step = white_rays[pawn].iter().any(|r| r.low() & 0xFF == 0x24);
+    if en_passant && !double_step {
         warnings.push(format!(
             "{}: no pawn double step, so no en-passant captures arise in Fairy-Max either",
             v.name
         ));
     }
-    if !en_passant && white_rays[pawn].iter().any(|r| r.low() & 0xFF == 0x24) {
+    if !en_passant && double_step {
         warnings.push(format!("{}: Fairy-Max's pawn double step leaves e.p. rights, so its pawns can capture en passant (not in this variant)", v.name));
     }
+}
 
-    // Start position: back rank + full pawn rank per side, as Fairy-Max sets it up.
+/// Start position: back rank + full pawn rank per side, as Fairy-Max sets it up.
+fn start_setup(v: &Variant, pawn: usize, warnings: &mut Vec<String>) -> Setup {
     let setup = parse_setup(v, pawn).unwrap_or_else(|why| {
         warnings.push(format!(
             "{}: the start position cannot be set up in Fairy-Max ({why}); exported with the first-rank pieces and pawns on the second rank",
@@ -162,52 +289,66 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
         ));
         fallback_setup(v, pawn)
     });
-
     if setup.black.iter().any(Option::is_none) {
         warnings.push(format!(
             "{}: Black's first rank has an empty square, which Fairy-Max writes as '`' in the FEN it sends XBoard",
             v.name
         ));
     }
-    // Board line suffix from pawn rank and promotion zone (§5.1).
+    setup
+}
+
+/// Board line suffix from pawn rank and promotion zone (§5.1), and whether pawns promote by file.
+fn board_suffix(
+    v: &Variant,
+    setup: &Setup,
+    warnings: &mut Vec<String>,
+) -> Result<(String, bool), Inexpressible> {
     let pawn_rank = setup.pawn_rank; // 1-based from the own side
     let zone = v.promotion.zone;
-    let (suffix, by_file) = match &v.promotion.to {
+    match &v.promotion.to {
         PromotionTarget::ByFile(letters) => {
             if pawn_rank != 4 || zone != 1 {
-                return Err(fail("promotion by file exists in Fairy-Max only with pawns on the 4th rank and a 1-rank zone".into()));
+                return Err(Inexpressible::ByFile);
             }
             if let Err(why) = check_by_file(v, &setup.white, letters) {
                 warnings.push(format!("{}: {why}", v.name));
             }
-            ("=-3".to_string(), true)
+            Ok(("=-3".to_string(), true))
         }
         PromotionTarget::Choice(letters) => {
             if letters.is_empty() {
-                return Err(fail(
-                    "Fairy-Max pawns always promote; this variant has no promotion choice".into(),
-                ));
+                return Err(Inexpressible::NoChoice);
             }
-            let s =
-                match (pawn_rank, zone) {
-                    (2, 1) => String::new(),
-                    (r, z) if r == z => format!("={z}"),
-                    (4, 1) => return Err(fail(
-                        "with pawns on the 4th rank Fairy-Max promotes by file only, not by choice"
-                            .into(),
-                    )),
-                    (r, 1) => format!("=-{}", r - 1),
-                    (r, z) => {
-                        return Err(fail(format!(
-                            "pawns on rank {r} with a {z}-rank promotion zone are not expressible"
-                        )));
-                    }
-                };
-            (s, false)
+            let s = match (pawn_rank, zone) {
+                (2, 1) => String::new(),
+                (r, z) if r == z => format!("={z}"),
+                (4, 1) => return Err(Inexpressible::ChoiceOnFourthRank),
+                (r, 1) => format!("=-{}", r - 1),
+                (rank, zone) => return Err(Inexpressible::Zone { rank, zone }),
+            };
+            Ok((s, false))
         }
-    };
+    }
+}
 
-    // Piece types: 1/2 the pawns, 7 the default promotion, 9 the royal when stalemate must lose.
+/// Fairy-Max's piece types, by number: 1/2 the pawns, 7 the default promotion, 9 the royal when
+/// stalemate must lose; an asymmetric piece takes two.
+struct Numbering {
+    slots: Vec<Option<Type>>,
+    /// The highest type used.
+    count: usize,
+    /// The royal is type 9 with value -2: Fairy-Max then scores stalemate as a loss.
+    stalemate_trick: bool,
+}
+
+fn number_types(
+    v: &Variant,
+    pawn: usize,
+    royal: usize,
+    white_rays: &[Vec<Ray>],
+    warnings: &mut Vec<String>,
+) -> Result<Numbering, Inexpressible> {
     let promo_default = match &v.promotion.to {
         PromotionTarget::Choice(l) => v.piece_index(l[0]),
         PromotionTarget::ByFile(_) => None,
@@ -259,10 +400,7 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
     });
     if let Some(d) = promo_default {
         if !symmetric(d) {
-            return Err(fail(format!(
-                "the default promotion piece {} must move alike for both colours (Fairy-Max type 7)",
-                v.pieces[d].letter
-            )));
+            return Err(Inexpressible::AsymmetricDefault(v.pieces[d].letter));
         }
         let at = entries.iter().position(|e| e.piece == d).expect("listed");
         slots[7] = Some(entries.remove(at));
@@ -285,9 +423,7 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
         .collect::<Vec<_>>()
         .into_iter();
     for e in entries {
-        let t = free.next().ok_or_else(|| {
-            fail("more than 15 Fairy-Max piece types (an asymmetric piece needs two)".into())
-        })?;
+        let t = free.next().ok_or(Inexpressible::TooManyTypes)?;
         slots[t] = Some(e);
     }
     let count = slots.iter().rposition(Option::is_some).unwrap_or(0);
@@ -298,8 +434,7 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
         .chain(3..16)
         .filter_map(|t| slots[t].clone())
         .find(|t| t.white && t.black && !v.pieces[t.piece].royal);
-    let filler =
-        filler.ok_or_else(|| fail("no piece type to fill Fairy-Max's numbering with".into()));
+    let filler = filler.ok_or(Inexpressible::NoFiller);
     for slot in slots.iter_mut().take(count).skip(3) {
         if slot.is_none() {
             *slot = Some(filler.clone()?);
@@ -307,10 +442,23 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
     }
     let total_rays: usize = slots.iter().flatten().map(|t| t.rays.len() + 1).sum();
     if total_rays > 255 {
-        return Err(fail(format!("{total_rays} ray slots; Fairy-Max holds 255")));
+        return Err(Inexpressible::TooManyRays(total_rays));
     }
+    Ok(Numbering {
+        slots,
+        count,
+        stalemate_trick,
+    })
+}
 
-    // Values: the file's, else a mobility estimate; the last digit 3 bars a type as promotion choice.
+/// Values per piece: the file's, else a mobility estimate; the last digit 3 bars a type as
+/// promotion choice.
+fn values(
+    v: &Variant,
+    royal: usize,
+    by_file: bool,
+    stalemate_trick: bool,
+) -> Result<Vec<i32>, Inexpressible> {
     let choices: Vec<usize> = match &v.promotion.to {
         PromotionTarget::Choice(l) => l.iter().filter_map(|&c| v.piece_index(c)).collect(),
         PromotionTarget::ByFile(_) => vec![],
@@ -335,7 +483,20 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
         };
         values.push(value);
     }
+    Ok(values)
+}
 
+/// Board line, the two setup lines and one line per type.
+fn body(
+    v: &Variant,
+    pawn: usize,
+    suffix: &str,
+    setup: &Setup,
+    numbering: &Numbering,
+    values: &[i32],
+) -> String {
+    let Numbering { slots, count, .. } = numbering;
+    let count = *count;
     // Letters: lower case = centralise (minor and leaping pieces), upper case = rook-like or heavy.
     let letter = |t: &Type| -> char {
         let p = &v.pieces[t.piece];
@@ -349,7 +510,6 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
             p.letter.to_ascii_lowercase()
         }
     };
-
     let mut body = format!("{}x{}{suffix}\n", v.files, v.ranks);
     let type_of = |piece: Option<usize>, white: bool| -> usize {
         match piece {
@@ -377,10 +537,11 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
         let rays: Vec<String> = t.rays.iter().map(Ray::to_string).collect();
         let _ = writeln!(body, "{}:{} {}", letter(t), values[t.piece], rays.join(" "));
     }
+    body
+}
 
-    // GUI side: piece-to-char table and XBoard-dialect Betza lines.
-    // The same table as `acedrex xboard` sends, so that XBoard shows the same pictures.
-    let piece_to_char = crate::protocol::piece_to_char::PieceToChar::of(v).table;
+/// XBoard-dialect Betza lines (`X& betza`) for the GUI; a piece XBoard cannot be told is a warning.
+fn xboard_betza(v: &Variant, warnings: &mut Vec<String>) -> Vec<String> {
     let mut betza = Vec::new();
     for p in &v.pieces {
         match betza::to_xboard(&p.betza) {
@@ -391,19 +552,7 @@ fn block(v: &Variant, warnings: &mut Vec<String>) -> Result<Block, String> {
             )),
         }
     }
-    rule_warnings(v, warnings);
-    Ok(Block {
-        name: name.clone(),
-        parent: v.xboard_parent.clone(),
-        description: if v.description.is_empty() {
-            v.name.clone()
-        } else {
-            v.description.clone()
-        },
-        piece_to_char,
-        body,
-        betza,
-    })
+    betza
 }
 
 fn has_ep(b: &betza::Betza) -> bool {
@@ -551,7 +700,7 @@ fn check_by_file(v: &Variant, white: &[Option<usize>], letters: &[char]) -> Resu
 // ---- values and GUI table ---------------------------------------------------------------------
 
 /// Average number of destinations of a moved piece over every square of the empty board.
-fn mobility(v: &Variant, betza_text: &str) -> Result<f64, String> {
+fn mobility(v: &Variant, betza_text: &str) -> Result<f64, Inexpressible> {
     let mut total = 0usize;
     let mut squares = 0usize;
     for f in 0..v.files {
@@ -566,7 +715,9 @@ fn mobility(v: &Variant, betza_text: &str) -> Result<f64, String> {
                 black: false,
                 moved: true,
             };
-            total += destinations(betza_text, &probe)?.len();
+            total += destinations(betza_text, &probe)
+                .map_err(Inexpressible::Mobility)?
+                .len();
             squares += 1;
         }
     }

@@ -69,67 +69,248 @@ fn sanitize(name: &str) -> String {
     s.trim_matches('-').to_string()
 }
 
+/// Why a `Game:` block was not translated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error("Seirawan gating is switched on by the name in fairymax.c; acedrex has no gating")]
+    Gating,
+    #[error("no board line")]
+    NoBoard,
+    #[error("bad board line")]
+    BadBoard,
+    #[error("bad width")]
+    BadWidth,
+    #[error("bad height")]
+    BadHeight,
+    #[error("bad zone")]
+    BadZone,
+    #[error("pawn rank {0} does not fit the board")]
+    PawnRank(i32),
+    #[error("missing setup line")]
+    NoSetup,
+    #[error("bad setup number {0}")]
+    SetupNumber(String),
+    #[error("a setup line has {found} numbers for {files} files")]
+    SetupLength { found: usize, files: usize },
+    #[error("bad value in `{0}`")]
+    Value(String),
+    #[error("bad ray `{0}`")]
+    Ray(String),
+    #[error("fewer than two piece types (Fairy-Max's types 1 and 2 are the pawns)")]
+    TooFewTypes,
+    #[error("type 3 with value -2 is Fairy-Max's king-of-the-hill rule")]
+    KingOfTheHill,
+    #[error("piece {0} is an iron (uncapturable) piece")]
+    Iron(char),
+    #[error("the setup uses piece type {used}, but only {count} are defined")]
+    UndefinedType { used: usize, count: usize },
+    #[error("pawns promote to type {0}, which is not defined")]
+    UndefinedPromotion(usize),
+    #[error("piece {letter} (type {kind}): {why}")]
+    Piece {
+        letter: char,
+        kind: usize,
+        why: DecompileError,
+    },
+    #[error("more than 26 piece kinds")]
+    TooManyKinds,
+    #[error("the Black pawn (type 2) does not move as the White pawn (type 1) turned round")]
+    PawnsDiffer,
+    #[error("{0} royal piece kinds; acedrex has exactly one")]
+    Royals(usize),
+    #[error("several expendable royal pieces per side (lose with the last)")]
+    ExpendableRoyals,
+    #[error("file {0} starts empty, so its pawn promotion is undefined")]
+    EmptyFile(char),
+}
+
+/// Why a piece's rays have no XBetza reading.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecompileError {
+    #[error("ray {0}: multi-path moves (the Falcon) have no XBetza reading here")]
+    MultiPath(Ray),
+    #[error("ray {0}: only plain leaps and slides can be cylindrical here")]
+    Cylinder(Ray),
+    #[error("ray {0}: a lame leap off the reference path")]
+    LamePath(Ray),
+    #[error("ray {0}: a continuation that is not a single step or straight slide")]
+    Continuation(Ray),
+    #[error("ray {0}: a path that turns after more than one step is not translated")]
+    LateTurn(Ray),
+    #[error("ray {0}: a hop that changes direction (bifurcator)")]
+    Bifurcator(Ray),
+    #[error("ray {0}: a special mode without an XBetza reading (e.g. the C24 pawn kludge)")]
+    SpecialMode(Ray),
+    #[error("ray {ray}: mode {mode:X} is not translated")]
+    Mode { ray: Ray, mode: i32 },
+    #[error("ray {0}: a step longer than any board")]
+    OffBoard(Ray),
+    #[error("ray {0}: a step that goes nowhere")]
+    ZeroStep(Ray),
+    #[error("castling other than 2 to 4 squares sideways")]
+    Castling,
+    #[error("a piece without moves")]
+    NoMoves,
+}
+
+/// One Fairy-Max piece type: letter, value (negative: royal) and rays, White's view.
 struct FmType {
     letter: char,
     value: i32,
     rays: Vec<Ray>,
 }
 
+/// The board line `FILESxRANKS[=N]`: size, promotion zone depth minus one, and the pawn rank.
+struct Board {
+    files: usize,
+    ranks: usize,
+    zone: i32,
+    prank: usize,
+}
+
+/// The two back-rank lines: a piece type (0 = empty) per file.
+struct Setup {
+    white: Vec<usize>,
+    black: Vec<usize>,
+}
+
+/// Which (type, colour) pairs the variant needs: `required` can occur in play (setup, pawns,
+/// default promotion), `optional` only as a promotion choice a player may type.
+struct Uses {
+    by_file: bool,
+    required: BTreeSet<(usize, bool)>,
+    optional: BTreeSet<(usize, bool)>,
+}
+
+/// An acedrex piece kind: one per distinct White-view ray set.
+struct Piece {
+    letter: char,
+    rays: Vec<Ray>,
+    betza: String,
+    value: i32,
+    royal: bool,
+}
+
+/// The piece kinds and which kind each (type, colour) became.
+struct Cast {
+    pieces: Vec<Piece>,
+    piece_of: BTreeMap<(usize, bool), usize>,
+    /// Promotion choices left out, with the reason (written as comments).
+    dropped: Vec<String>,
+}
+
+impl Cast {
+    fn piece(&self, t: usize, white: bool) -> &Piece {
+        &self.pieces[self.piece_of[&(t, white)]]
+    }
+
+    /// The FEN letter of a (type, colour).
+    fn letter_of(&self, t: usize, white: bool) -> char {
+        let c = self.piece(t, white).letter;
+        if white { c } else { c.to_ascii_lowercase() }
+    }
+
+    fn royal(&self) -> &Piece {
+        self.pieces
+            .iter()
+            .find(|p| p.royal)
+            .expect("checked: one royal")
+    }
+
+    fn pawn(&self) -> char {
+        self.piece(1, true).letter
+    }
+}
+
+/// One `Game:` block → the text of a variant file (its name left as `\0`, filled in by the caller).
 fn block(
     name: &str,
     parent: Option<&str>,
     description: Option<&str>,
     rest: &[&str],
-) -> Result<String, String> {
+) -> Result<String, ImportError> {
     if name == "seirawan" {
-        return Err(
-            "Seirawan gating is switched on by the name in fairymax.c; acedrex has no gating"
-                .into(),
-        );
+        return Err(ImportError::Gating);
     }
-    let mut it = rest.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
-    let board = it.next().ok_or("no board line")?;
+    let mut lines = rest.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
+    let board = read_board(lines.next())?;
+    let setup = Setup {
+        white: read_setup(lines.next(), board.files)?,
+        black: read_setup(lines.next(), board.files)?,
+    };
+    let types = read_types(lines)?;
+    refuse_unsupported(&types, &setup)?;
+    let uses = uses(&types, &setup, &board)?;
+    let cast = cast_pieces(&types, &uses)?;
+    check_royals(&cast, &setup)?;
+    let start = start_fen(&board, &setup, &cast);
+    let promotion = promotion_line(&board, &types, &setup, &uses, &cast)?;
+    let stalemate_loses = types.get(9).is_some_and(|t| t.value == -2);
+    Ok(variant_text(
+        name,
+        parent,
+        description,
+        &board,
+        &cast,
+        &start,
+        &promotion,
+        stalemate_loses,
+    ))
+}
+
+fn read_board(line: Option<&str>) -> Result<Board, ImportError> {
+    let board = line.ok_or(ImportError::NoBoard)?;
     let (size, zone_text) = board
         .split_once('=')
         .map_or((board, None), |(a, b)| (a, Some(b)));
-    let (w, h) = size.split_once('x').ok_or("bad board line")?;
+    let (w, h) = size.split_once('x').ok_or(ImportError::BadBoard)?;
     let (files, ranks): (usize, usize) = (
-        w.trim().parse().map_err(|_| "bad width")?,
-        h.trim().parse().map_err(|_| "bad height")?,
+        w.trim().parse().map_err(|_| ImportError::BadWidth)?,
+        h.trim().parse().map_err(|_| ImportError::BadHeight)?,
     );
     let n: i32 = zone_text
         .map_or(Ok(1), |z| z.trim().parse())
-        .map_err(|_| "bad zone")?;
+        .map_err(|_| ImportError::BadZone)?;
     let (mut zone, mut prank) = (n - 1, if n - 1 != 0 { n - 1 } else { 1 });
     if zone < 0 {
         prank = -1 - zone;
         zone = 0;
     }
     if prank < 1 || prank as usize * 2 + 2 > ranks {
-        return Err(format!("pawn rank {} does not fit the board", prank + 1));
+        return Err(ImportError::PawnRank(prank + 1));
     }
-    let setup = |line: Option<&&str>| -> Result<Vec<usize>, String> {
-        let v: Vec<usize> = line
-            .ok_or("missing setup line")?
-            .split_whitespace()
-            .map(|t| t.parse().map_err(|_| format!("bad setup number {t}")))
-            .collect::<Result<_, _>>()?;
-        if v.len() != files {
-            return Err(format!(
-                "a setup line has {} numbers for {files} files",
-                v.len()
-            ));
-        }
-        Ok(v)
-    };
-    let white_setup = setup(it.next().as_ref())?;
-    let black_setup = setup(it.next().as_ref())?;
+    Ok(Board {
+        files,
+        ranks,
+        zone,
+        prank: prank as usize,
+    })
+}
+
+fn read_setup(line: Option<&str>, files: usize) -> Result<Vec<usize>, ImportError> {
+    let v: Vec<usize> = line
+        .ok_or(ImportError::NoSetup)?
+        .split_whitespace()
+        .map(|t| t.parse().map_err(|_| ImportError::SetupNumber(t.into())))
+        .collect::<Result<_, _>>()?;
+    if v.len() != files {
+        return Err(ImportError::SetupLength {
+            found: v.len(),
+            files,
+        });
+    }
+    Ok(v)
+}
+
+/// The piece lines `c:value ray...`, up to the first line that is not one. Index 0 is a
+/// placeholder so that Fairy-Max's type numbers index the list.
+fn read_types<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Vec<FmType>, ImportError> {
     let mut types: Vec<FmType> = vec![FmType {
         letter: ' ',
         value: 0,
         rays: vec![],
     }];
-    for line in it {
+    for line in lines {
         let mut toks = line.split_whitespace();
         let Some(first) = toks.next() else { continue };
         let Some((c, value)) = first
@@ -138,11 +319,9 @@ fn block(
         else {
             break;
         };
-        let value: i32 = value
-            .parse()
-            .map_err(|_| format!("bad value in `{line}`"))?;
+        let value: i32 = value.parse().map_err(|_| ImportError::Value(line.into()))?;
         let rays: Vec<Ray> = toks
-            .map(|t| Ray::parse(t).ok_or_else(|| format!("bad ray `{t}`")))
+            .map(|t| Ray::parse(t).ok_or_else(|| ImportError::Ray(t.into())))
             .collect::<Result<_, _>>()?;
         types.push(FmType {
             letter: c.chars().next().expect("one char").to_ascii_uppercase(),
@@ -150,67 +329,66 @@ fn block(
             rays,
         });
     }
+    Ok(types)
+}
+
+/// Fairy-Max rules acedrex does not have, and setups that name undefined types.
+fn refuse_unsupported(types: &[FmType], setup: &Setup) -> Result<(), ImportError> {
     let count = types.len() - 1;
     if count < 2 {
-        return Err("fewer than two piece types (Fairy-Max's types 1 and 2 are the pawns)".into());
+        return Err(ImportError::TooFewTypes);
     }
     if types.get(3).is_some_and(|t| t.value == -2) {
-        return Err("type 3 with value -2 is Fairy-Max's king-of-the-hill rule".into());
+        return Err(ImportError::KingOfTheHill);
     }
     if let Some(t) = types.iter().find(|t| t.value <= -666) {
-        return Err(format!(
-            "piece {} is an iron (uncapturable) piece",
-            t.letter
-        ));
+        return Err(ImportError::Iron(t.letter));
     }
-    for &t in white_setup.iter().chain(&black_setup) {
-        if t > count {
-            return Err(format!(
-                "the setup uses piece type {t}, but only {count} are defined"
-            ));
-        }
+    if let Some(&used) = setup.white.iter().chain(&setup.black).find(|&&t| t > count) {
+        return Err(ImportError::UndefinedType { used, count });
     }
-    let stalemate_loses = types.get(9).is_some_and(|t| t.value == -2);
+    Ok(())
+}
 
-    // Which (type, colour) can occur: setup, pawns, promotion (7, or 9 for Black by the pm rule,
-    // or by file), and every letter a player may type as promotion choice.
+/// Which (type, colour) can occur: setup, pawns, promotion (7, or 9 for Black by the pm rule, or
+/// by file), and every letter a player may type as promotion choice.
+fn uses(types: &[FmType], setup: &Setup, board: &Board) -> Result<Uses, ImportError> {
+    let count = types.len() - 1;
     let promotable = |t: usize| t > 2 && types[t].value != -1 && types[t].value % 10 != 3;
     let white_type = |c: char| (1..=count).find(|&t| types[t].letter == c);
     let black_type = |c: char| (1..=count).rev().find(|&t| types[t].letter == c);
-    let mut uses: BTreeSet<(usize, bool)> = BTreeSet::new();
-    uses.extend(white_setup.iter().filter(|&&t| t > 0).map(|&t| (t, true)));
-    uses.extend(black_setup.iter().filter(|&&t| t > 0).map(|&t| (t, false)));
-    uses.insert((1, true));
-    uses.insert((2, false));
-    let by_file = prank == 3;
-    let white_default = if by_file { None } else { Some(7) };
-    let pm = !black_setup.contains(&7) && black_setup.contains(&9) && white_setup.contains(&7);
-    let black_default = if by_file {
-        None
-    } else if pm {
-        Some(9)
-    } else {
-        Some(7)
-    };
+    let (white, black) = (&setup.white, &setup.black);
+    let mut required: BTreeSet<(usize, bool)> = BTreeSet::new();
+    required.extend(white.iter().filter(|&&t| t > 0).map(|&t| (t, true)));
+    required.extend(black.iter().filter(|&&t| t > 0).map(|&t| (t, false)));
+    required.insert((1, true));
+    required.insert((2, false));
+    let by_file = board.prank == 3;
     let mut optional: BTreeSet<(usize, bool)> = BTreeSet::new();
     if !by_file {
-        for t in [white_default, black_default].into_iter().flatten() {
-            if t > count {
-                return Err(format!("pawns promote to type {t}, which is not defined"));
-            }
+        let pm = !black.contains(&7) && black.contains(&9) && white.contains(&7);
+        let black_default = if pm { 9 } else { 7 };
+        if let Some(t) = [7, black_default].into_iter().find(|&t| t > count) {
+            return Err(ImportError::UndefinedPromotion(t));
         }
-        uses.insert((7, true));
-        uses.insert((black_default.expect("set"), false));
+        required.insert((7, true));
+        required.insert((black_default, false));
         for t in (3..=count).filter(|&t| promotable(t)) {
-            {
-                let c = types[t].letter;
-                optional.insert((white_type(c).expect("exists"), true));
-                optional.insert((black_type(c).expect("exists"), false));
-            }
+            let c = types[t].letter;
+            optional.insert((white_type(c).expect("exists"), true));
+            optional.insert((black_type(c).expect("exists"), false));
         }
     }
+    Ok(Uses {
+        by_file,
+        required,
+        optional,
+    })
+}
 
-    // Each use as White-view rays; distinct ray sets under one letter get fresh letters.
+/// Each use as White-view rays; distinct ray sets under one letter get fresh letters. A required
+/// piece without an XBetza reading fails the block; an optional one is dropped.
+fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
     let view = |t: usize, white: bool| -> Vec<Ray> {
         let mut r: Vec<Ray> = if white {
             types[t].rays.clone()
@@ -221,43 +399,39 @@ fn block(
         r.dedup();
         r
     };
-    struct Piece {
-        letter: char,
-        rays: Vec<Ray>,
-        betza: String,
-        value: i32,
-        royal: bool,
-    }
-    let mut pieces: Vec<Piece> = Vec::new();
-    let mut piece_of: BTreeMap<(usize, bool), usize> = BTreeMap::new();
-    let mut dropped: Vec<String> = Vec::new();
+    let mut cast = Cast {
+        pieces: Vec::new(),
+        piece_of: BTreeMap::new(),
+        dropped: Vec::new(),
+    };
     let mut used_letters: BTreeSet<char> = types.iter().map(|t| t.letter).collect();
-    let all: Vec<((usize, bool), bool)> = uses
-        .iter()
-        .map(|&u| (u, true))
-        .chain(
-            optional
-                .iter()
-                .filter(|u| !uses.contains(u))
-                .map(|&u| (u, false)),
-        )
-        .collect();
+    let all = uses.required.iter().map(|&u| (u, true)).chain(
+        uses.optional
+            .iter()
+            .filter(|u| !uses.required.contains(u))
+            .map(|&u| (u, false)),
+    );
     for ((t, white), required) in all {
         let rays = view(t, white);
-        if let Some(i) = pieces
+        if let Some(i) = cast
+            .pieces
             .iter()
             .position(|p| p.rays == rays && p.value == types[t].value)
         {
-            piece_of.insert((t, white), i);
+            cast.piece_of.insert((t, white), i);
             continue;
         }
         let betza = match decompile(&rays, t <= 2) {
             Ok(b) => b,
             Err(why) if required => {
-                return Err(format!("piece {} (type {t}): {why}", types[t].letter));
+                return Err(ImportError::Piece {
+                    letter: types[t].letter,
+                    kind: t,
+                    why,
+                });
             }
             Err(why) => {
-                dropped.push(format!(
+                cast.dropped.push(format!(
                     "piece {} (type {t}, a promotion choice only): {why}",
                     types[t].letter
                 ));
@@ -265,14 +439,14 @@ fn block(
             }
         };
         let mut letter = types[t].letter;
-        if pieces.iter().any(|p| p.letter == letter) {
+        if cast.pieces.iter().any(|p| p.letter == letter) {
             letter = ('A'..='Z')
                 .find(|c| !used_letters.contains(c))
-                .ok_or("more than 26 piece kinds")?;
+                .ok_or(ImportError::TooManyKinds)?;
             used_letters.insert(letter);
         }
-        piece_of.insert((t, white), pieces.len());
-        pieces.push(Piece {
+        cast.piece_of.insert((t, white), cast.pieces.len());
+        cast.pieces.push(Piece {
             letter,
             rays,
             betza,
@@ -280,74 +454,62 @@ fn block(
             royal: types[t].value < 0,
         });
     }
-    if piece_of[&(1, true)] != piece_of[&(2, false)] {
-        return Err(
-            "the Black pawn (type 2) does not move as the White pawn (type 1) turned round".into(),
-        );
+    Ok(cast)
+}
+
+/// The pawns mirror each other, and there is exactly one royal kind, not several expendable ones.
+fn check_royals(cast: &Cast, setup: &Setup) -> Result<(), ImportError> {
+    if cast.piece_of[&(1, true)] != cast.piece_of[&(2, false)] {
+        return Err(ImportError::PawnsDiffer);
     }
-    let royals: Vec<&Piece> = pieces.iter().filter(|p| p.royal).collect();
+    let royals: Vec<&Piece> = cast.pieces.iter().filter(|p| p.royal).collect();
     if royals.len() != 1 {
-        return Err(format!(
-            "{} royal piece kinds; acedrex has exactly one",
-            royals.len()
-        ));
+        return Err(ImportError::Royals(royals.len()));
     }
-    for (setup, white) in [(&white_setup, true), (&black_setup, false)] {
-        let kings = setup
+    for (line, white) in [(&setup.white, true), (&setup.black, false)] {
+        let kings = line
             .iter()
-            .filter(|&&t| t > 0 && piece_of.get(&(t, white)).is_some_and(|&i| pieces[i].royal))
+            .filter(|&&t| {
+                t > 0
+                    && cast
+                        .piece_of
+                        .get(&(t, white))
+                        .is_some_and(|&i| cast.pieces[i].royal)
+            })
             .count();
         if kings > 1 && royals[0].value < -4 {
-            return Err("several expendable royal pieces per side (lose with the last)".into());
+            return Err(ImportError::ExpendableRoyals);
         }
     }
+    Ok(())
+}
 
-    // Start position.
-    let letter_of = |t: usize, white: bool| -> char {
-        let c = pieces[piece_of[&(t, white)]].letter;
-        if white { c } else { c.to_ascii_lowercase() }
-    };
-    let rank = |row: Vec<Option<char>>| -> String {
-        let mut s = String::new();
-        let mut empty = 0;
-        for c in row {
-            match c {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        let _ = write!(s, "{empty}");
-                        empty = 0;
+/// The start FEN: back ranks from the setup lines, a full pawn rank each, castling rights when the
+/// royal piece castles (or has an initial move).
+fn start_fen(board: &Board, setup: &Setup, cast: &Cast) -> String {
+    let (files, ranks, pr) = (board.files, board.ranks, board.prank);
+    let rows: Vec<String> = (0..ranks)
+        .rev()
+        .map(|r| {
+            let row: Vec<Option<char>> = (0..files)
+                .map(|f| {
+                    if r == 0 {
+                        (setup.white[f] > 0).then(|| cast.letter_of(setup.white[f], true))
+                    } else if r == ranks - 1 {
+                        (setup.black[f] > 0).then(|| cast.letter_of(setup.black[f], false))
+                    } else if r == pr {
+                        Some(cast.letter_of(1, true))
+                    } else if r == ranks - 1 - pr {
+                        Some(cast.letter_of(2, false))
+                    } else {
+                        None
                     }
-                    s.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            let _ = write!(s, "{empty}");
-        }
-        s
-    };
-    let pr = prank as usize;
-    let mut rows: Vec<String> = Vec::new(); // rank `ranks` first
-    for r in (0..ranks).rev() {
-        let row: Vec<Option<char>> = (0..files)
-            .map(|f| {
-                if r == 0 {
-                    (white_setup[f] > 0).then(|| letter_of(white_setup[f], true))
-                } else if r == ranks - 1 {
-                    (black_setup[f] > 0).then(|| letter_of(black_setup[f], false))
-                } else if r == pr {
-                    Some(letter_of(1, true))
-                } else if r == ranks - 1 - pr {
-                    Some(letter_of(2, false))
-                } else {
-                    None
-                }
-            })
-            .collect();
-        rows.push(rank(row));
-    }
-    let royal = royals[0];
+                })
+                .collect();
+            fen_rank(row)
+        })
+        .collect();
+    let royal = cast.royal();
     let castles = royal.betza.contains('O');
     let royal_initial = royal.rays.iter().any(|r| r.low() & 0xF == 4);
     let rights = if castles {
@@ -357,52 +519,94 @@ fn block(
     } else {
         "-"
     };
+    format!("{} w {rights} - 0 1", rows.join("/"))
+}
 
-    // Promotion.
-    let pawn = pieces[piece_of[&(1, true)]].letter;
-    let promotion = if by_file {
-        let letters: String = (0..files)
+/// One FEN rank: letters, runs of empty squares as numbers.
+fn fen_rank(row: Vec<Option<char>>) -> String {
+    let mut s = String::new();
+    let mut empty = 0;
+    for c in row {
+        match c {
+            None => empty += 1,
+            Some(c) => {
+                if empty > 0 {
+                    let _ = write!(s, "{empty}");
+                    empty = 0;
+                }
+                s.push(c);
+            }
+        }
+    }
+    if empty > 0 {
+        let _ = write!(s, "{empty}");
+    }
+    s
+}
+
+/// The `promotion` line: by file (Fairy-Max's pawn rank 4 rule: the piece that started on the
+/// file, the royal's file taking its neighbour's) or a choice of type 7 and every promotable kind.
+fn promotion_line(
+    board: &Board,
+    types: &[FmType],
+    setup: &Setup,
+    uses: &Uses,
+    cast: &Cast,
+) -> Result<String, ImportError> {
+    let pawn = cast.pawn();
+    let zone = board.zone + 1;
+    if uses.by_file {
+        let white = &setup.white;
+        let letters: String = (0..board.files)
             .map(|f| {
-                let t = if f > 0 && white_setup[f] > 0 && types[white_setup[f]].value < 0 {
-                    white_setup[f - 1]
+                let t = if f > 0 && white[f] > 0 && types[white[f]].value < 0 {
+                    white[f - 1]
                 } else {
-                    white_setup[f]
+                    white[f]
                 };
                 if t == 0 {
-                    Err(format!(
-                        "file {} starts empty, so its pawn promotion is undefined",
-                        (b'a' + f as u8) as char
-                    ))
+                    Err(ImportError::EmptyFile((b'a' + f as u8) as char))
                 } else {
-                    Ok(letter_of(t, true))
+                    Ok(cast.letter_of(t, true))
                 }
             })
             .collect::<Result<_, _>>()?;
-        format!("promotion {pawn} zone {} by-file {letters}", zone + 1)
-    } else {
-        let mut letters = vec![letter_of(7, true)];
-        for &(t, white) in &optional {
-            if let Some(&i) = piece_of.get(&(t, white)) {
-                let c = pieces[i].letter;
-                if !letters.contains(&c) && !pieces[i].royal && c != pawn {
-                    letters.push(c);
-                }
+        return Ok(format!("promotion {pawn} zone {zone} by-file {letters}"));
+    }
+    let mut letters = vec![cast.letter_of(7, true)];
+    for &(t, white) in &uses.optional {
+        if let Some(&i) = cast.piece_of.get(&(t, white)) {
+            let c = cast.pieces[i].letter;
+            if !letters.contains(&c) && !cast.pieces[i].royal && c != pawn {
+                letters.push(c);
             }
         }
-        format!(
-            "promotion {pawn} zone {} choice {}",
-            zone + 1,
-            letters.into_iter().collect::<String>()
-        )
-    };
+    }
+    Ok(format!(
+        "promotion {pawn} zone {zone} choice {}",
+        letters.into_iter().collect::<String>()
+    ))
+}
 
-    // The file.
+/// The variant file; Fairy-Max's fixed rules (no castling through check, free initial moves, no
+/// bare-king rule) are written out.
+#[allow(clippy::too_many_arguments)]
+fn variant_text(
+    name: &str,
+    parent: Option<&str>,
+    description: Option<&str>,
+    board: &Board,
+    cast: &Cast,
+    start: &str,
+    promotion: &str,
+    stalemate_loses: bool,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "# Imported from Fairy-Max's fmax.ini, block `Game: {name}` (acedrex fmax-import)."
     );
-    for d in &dropped {
+    for d in &cast.dropped {
         let _ = writeln!(out, "# Left out: {d}");
     }
     out += "variant \u{0}\n";
@@ -411,9 +615,30 @@ fn block(
     if let Some(d) = description.filter(|d| !d.is_empty()) {
         let _ = writeln!(out, "description {d}");
     }
-    let _ = writeln!(out, "board {files}x{ranks}");
+    let _ = writeln!(out, "board {}x{}", board.files, board.ranks);
+    out += &piece_lines(cast);
+    let _ = writeln!(out, "start {start}");
+    let _ = writeln!(out, "{promotion}");
+    out += "castling through-check no\nroyal-initial-moves free\n";
+    let _ = writeln!(
+        out,
+        "stalemate {}",
+        if stalemate_loses {
+            "stalemated-loses"
+        } else {
+            "draw"
+        }
+    );
+    out += "bare-king off\nrepetition 3\nmove-count 100\n";
+    out
+}
+
+/// `piece` lines, with names from the Betza where it is a familiar piece, each name once.
+fn piece_lines(cast: &Cast) -> String {
+    let pawn = cast.pawn();
+    let mut out = String::new();
     let mut names: BTreeSet<String> = BTreeSet::new();
-    for p in &pieces {
+    for p in &cast.pieces {
         let mut pname = if p.letter == pawn {
             Some("pawn".to_string())
         } else {
@@ -432,20 +657,7 @@ fn block(
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "start {} w {rights} - 0 1", rows.join("/"));
-    let _ = writeln!(out, "{promotion}");
-    out += "castling through-check no\nroyal-initial-moves free\n";
-    let _ = writeln!(
-        out,
-        "stalemate {}",
-        if stalemate_loses {
-            "stalemated-loses"
-        } else {
-            "draw"
-        }
-    );
-    out += "bare-king off\nrepetition 3\nmove-count 100\n";
-    Ok(out)
+    out
 }
 
 fn piece_name(betza: &str, royal: bool) -> Option<String> {
@@ -559,7 +771,7 @@ fn class_of(code: u8) -> Class {
 }
 
 /// Decompiles one piece's White-view rays into XBetza.
-pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
+pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileError> {
     let mut families: BTreeMap<Key, u8> = BTreeMap::new();
     let mut add = |pre: &str, mods: String, v: (i32, i32), range: String| {
         let (atom, k) = classify(v);
@@ -581,16 +793,20 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
         let cyl = ray.low() & 0x100 != 0;
         let u = vector_of(ray.step);
         let v = vector_of(ray.second());
+        // Fairy-Max's board is 16 wide, so a step's file offset is always in range, its rank
+        // offset not: beyond 15 ranks no board has the square (and the direction tables overflow).
+        if u.1.abs() > 15 || v.1.abs() > 15 {
+            return Err(DecompileError::OffBoard(ray));
+        }
+        if u == (0, 0) || v == (0, 0) {
+            return Err(DecompileError::ZeroStep(ray));
+        }
         if ray.low() & 0x200 != 0 {
-            return Err(format!(
-                "ray {ray}: multi-path moves (the Falcon) have no XBetza reading here"
-            ));
+            return Err(DecompileError::MultiPath(ray));
         }
         let o = if cyl { "o" } else { "" };
         if cyl && !(low & 8 == 0 && low != 4 && (low & 4 != 0 || (tog == 0 && count == 0))) {
-            return Err(format!(
-                "ray {ray}: only plain leaps and slides can be cylindrical here"
-            ));
+            return Err(DecompileError::Cylinder(ray));
         }
         match low {
             5..=7 => add("", format!("{}{o}", stop_letters(low)), u, String::new()),
@@ -609,28 +825,22 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
                     let total = (u.0 * k + v.0, u.1 * k + v.1);
                     let path: Vec<(i32, i32)> = (1..=k).map(|i| (u.0 * i, u.1 * i)).collect();
                     if lame_path(total) != path {
-                        return Err(format!("ray {ray}: a lame leap off the reference path"));
+                        return Err(DecompileError::LamePath(ray));
                     }
                     add("", format!("{}n", stop_letters(l2)), total, String::new());
                 } else if k == 1 && l2 & 8 == 0 {
                     if compass(v).is_none() {
-                        return Err(format!(
-                            "ray {ray}: a continuation that is not a single step or straight slide"
-                        ));
+                        return Err(DecompileError::Continuation(ray));
                     }
                     bent.entry((low, l2)).or_default().push((u, v));
                 } else {
-                    return Err(format!(
-                        "ray {ray}: a path that turns after more than one step is not translated"
-                    ));
+                    return Err(DecompileError::LateTurn(ray));
                 }
             }
             8..=11 if tog & 8 != 0 && count == 0 => {
                 let l2 = low ^ tog;
                 if v != u {
-                    return Err(format!(
-                        "ray {ray}: a hop that changes direction (bifurcator)"
-                    ));
+                    return Err(DecompileError::Bifurcator(ray));
                 }
                 if low & 3 != 0 {
                     add("", stop_letters(low).into(), u, "0".into());
@@ -652,12 +862,15 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
                     );
                 }
                 _ => {
-                    return Err(format!(
-                        "ray {ray}: a special mode without an XBetza reading (e.g. the C24 pawn kludge)"
-                    ));
+                    return Err(DecompileError::SpecialMode(ray));
                 }
             },
-            _ => return Err(format!("ray {ray}: mode {:X} is not translated", ray.low())),
+            _ => {
+                return Err(DecompileError::Mode {
+                    ray,
+                    mode: ray.low(),
+                });
+            }
         }
     }
     let mut out = String::new();
@@ -666,7 +879,7 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
     let mut right: Vec<i32> = Vec::new();
     for &(u, v) in &castles {
         if u.1 != 0 || v.1 != 0 || u.0.abs() != 1 || v.0 * u.0 <= 0 || v.0.abs() > 3 {
-            return Err("castling other than 2 to 4 squares sideways".into());
+            return Err(DecompileError::Castling);
         }
         let n = 1 + v.0.abs();
         if u.0 < 0 { left.push(n) } else { right.push(n) }
@@ -715,7 +928,7 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
         out += t;
     }
     for ((leg1, leg2), pairs) in &bent {
-        out += &bracket_text(*leg1, *leg2, pairs)?;
+        out += &bracket_text(*leg1, *leg2, pairs);
     }
     match (left.as_slice(), right.as_slice()) {
         ([], []) => {}
@@ -732,7 +945,7 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, String> {
         }
     }
     if out.is_empty() {
-        return Err("a piece without moves".into());
+        return Err(DecompileError::NoMoves);
     }
     Ok(out)
 }
@@ -763,7 +976,7 @@ fn outward(diagonal: bool, u: (i32, i32)) -> BTreeSet<u8> {
 
 /// Bent rays (first step u with stop bits `l1`, then v with mode `l2`) as brackets: the outward
 /// form where it fits, else one bracket per group of first steps with the same relative turns.
-fn bracket_text(l1: i32, l2: i32, pairs: &[Bent]) -> Result<String, String> {
+fn bracket_text(l1: i32, l2: i32, pairs: &[Bent]) -> String {
     let sep = if l1 & 3 == 0 { "-" } else { "?" };
     let m1 = stop_letters(l1);
     let m2 = stop_letters(l2);
@@ -828,5 +1041,5 @@ fn bracket_text(l1: i32, l2: i32, pairs: &[Bent]) -> Result<String, String> {
             );
         }
     }
-    Ok(out)
+    out
 }
