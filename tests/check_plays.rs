@@ -281,3 +281,14 @@ fn a_leap_longer_than_the_board_is_a_positioned_error() {
         "{shown:#?}"
     );
 }
+
+#[test]
+fn chained_riders_too_many_to_list_play() {
+    // Past the walk budget the executor falls back to generation for attacks: still exact.
+    let text = file(
+        "8x8",
+        "piece W chain WpaaaaQ\npiece R rook R\n",
+        "4k3/2r1w3/8/3R4/8/1W2r3/8/4K3",
+    );
+    plays(&text).unwrap();
+}
