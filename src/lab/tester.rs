@@ -184,7 +184,7 @@ impl Record {
         let llr = self.penta.llr(sprt.elo0, sprt.elo1);
         let (lo, hi) = sprt.bounds();
         let elo = match self.penta.elo() {
-            Some(e) => format!("Elo {:+.1} ± {:.1}", e.elo + 0.0, e.error()),
+            Some(e) => format!("Elo {} ± {:.1}", signed(e.elo), e.error()),
             None => "Elo n/a".into(),
         };
         let verdict = match sprt.verdict(llr) {
@@ -211,6 +211,16 @@ impl Record {
             endings.join(", "),
             self.faults
         )
+    }
+}
+
+/// An Elo figure with its sign, to one decimal (no "-0.0").
+fn signed(elo: f64) -> String {
+    let tenths = (elo * 10.0).round();
+    if tenths == 0.0 {
+        "0.0".into()
+    } else {
+        format!("{:+.1}", tenths / 10.0)
     }
 }
 
@@ -400,7 +410,7 @@ fn progress_line(rec: &Record, sprt: &Sprt, secs_per_pair: f64) -> String {
     let llr = rec.penta.llr(sprt.elo0, sprt.elo1);
     let (lo, hi) = sprt.bounds();
     let elo = rec.penta.elo().map_or("n/a".to_string(), |e| {
-        format!("{:+.1} ± {:.1}", e.elo + 0.0, e.error())
+        format!("{} ± {:.1}", signed(e.elo), e.error())
     });
     format!(
         "sprt games {} +{} ={} -{} penta {:?} Elo {elo} LLR {llr:.2} [{lo:.2}, {hi:.2}] {:.1} s/pair",
