@@ -12,6 +12,7 @@ pub mod explore;
 pub mod fmax;
 pub mod game;
 pub mod geometry;
+pub mod lab;
 pub mod legs;
 pub mod movegen;
 pub mod pgn;

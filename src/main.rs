@@ -206,12 +206,90 @@ enum Command {
         #[arg(long)]
         nodes: Option<u64>,
     },
+    /// Write a balanced opening suite: random plies from the start, kept when the engine's shallow
+    /// search scores them within a bound, de-duplicated; deterministic from the seed.
+    Openings(OpeningsArgs),
+    /// SPRT of a working build against a base build over UCI: game pairs from a suite, pentanomial
+    /// Elo and LLR, one game at a time; results appended to a file and resumed from it.
+    Sprt(SprtArgs),
     /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
     Pieces {
         /// A shipped variant's name or alias, or the path of a variant file.
         #[arg(long, default_value = "grant-acedrex")]
         variant: String,
     },
+}
+
+#[derive(clap::Args)]
+struct OpeningsArgs {
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long)]
+    variant: String,
+    /// Openings wanted.
+    #[arg(long, default_value_t = 500)]
+    count: usize,
+    /// Random legal plies from the start position.
+    #[arg(long, default_value_t = 8)]
+    plies: u32,
+    /// Keep positions scored within this many centipawns of equality.
+    #[arg(long, default_value_t = 60)]
+    bound: i32,
+    /// Depth of the filtering search.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
+    /// Node cap of the filtering search.
+    #[arg(long, default_value_t = 100_000)]
+    nodes: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long)]
+    output: Option<std::path::PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct SprtArgs {
+    /// The working build's binary.
+    #[arg(long)]
+    new: std::path::PathBuf,
+    /// The base build's binary.
+    #[arg(long)]
+    base: std::path::PathBuf,
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long, default_value = "grant-acedrex")]
+    variant: String,
+    /// Opening suite (default: openings/VARIANT.fen).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Results file: finished pairs are appended, and read back when the run starts again.
+    #[arg(long)]
+    results: std::path::PathBuf,
+    /// Time control BASE+INC in seconds.
+    #[arg(long, default_value = "2+0.02", conflicts_with = "nodes")]
+    tc: String,
+    /// Fixed nodes per move instead of a clock.
+    #[arg(long)]
+    nodes: Option<u64>,
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    elo0: f64,
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
+    elo1: f64,
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Stop after this many games even without a verdict.
+    #[arg(long)]
+    max_games: Option<u64>,
+    /// Hash per engine in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Milliseconds a move may overrun the clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    time_margin: u64,
+    /// Play every game out (no resign or draw adjudication from the engines' scores).
+    #[arg(long)]
+    no_adjudication: bool,
 }
 
 /// Where a command starts: a variant, an optional FEN and moves played from it.
@@ -489,6 +567,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Openings(args) => openings(args),
+        Command::Sprt(args) => sprt(args),
         Command::Show { at } => {
             let pos = at.position()?;
             print!("{}", acedrex::explore::position_text(&pos));
@@ -515,6 +595,79 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `acedrex openings`: generates a suite; progress on stderr.
+fn openings(a: OpeningsArgs) -> Result<ExitCode, String> {
+    use acedrex::lab::openings::{OpeningOptions, generate};
+    let opts = OpeningOptions {
+        variant: a.variant,
+        count: a.count,
+        plies: a.plies,
+        bound: a.bound,
+        depth: a.depth,
+        nodes: a.nodes,
+        seed: a.seed,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let suite = generate(&opts, &mut |kept, tried| {
+        if tty {
+            eprint!(
+                "\r\x1b[2Kopenings {kept}/{} kept, {tried} tried",
+                opts.count
+            );
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    if tty {
+        eprintln!();
+    }
+    let text = suite.text(&opts);
+    match a.output {
+        Some(p) => std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?,
+        None => print!("{text}"),
+    }
+    eprintln!(
+        "{} openings from {} candidates",
+        suite.fens.len(),
+        suite.tried
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex sprt`: runs or resumes an SPRT and prints the summary.
+fn sprt(a: SprtArgs) -> Result<ExitCode, String> {
+    use acedrex::lab::{stats::Sprt, tester};
+    let control = match a.nodes {
+        Some(n) => tester::Control::Nodes(n),
+        None => tester::Control::parse_tc(&a.tc).map_err(|e| e.to_string())?,
+    };
+    let openings = a.openings.unwrap_or_else(|| {
+        let name = acedrex::variant::load(&a.variant).map_or(a.variant.clone(), |v| v.name);
+        std::path::PathBuf::from(format!("openings/{name}.fen"))
+    });
+    let opts = tester::SprtOptions {
+        new: a.new,
+        base: a.base,
+        variant: a.variant,
+        openings,
+        results: a.results,
+        control,
+        sprt: Sprt {
+            elo0: a.elo0,
+            elo1: a.elo1,
+            alpha: a.alpha,
+            beta: a.beta,
+        },
+        max_pairs: a.max_games.map(|g| g.div_ceil(2)),
+        hash_mb: a.hash,
+        time_margin: std::time::Duration::from_millis(a.time_margin),
+        adjudication: (!a.no_adjudication).then(tester::Adjudication::default),
+        progress: None,
+    };
+    let rec = tester::run(&opts).map_err(|e| e.to_string())?;
+    println!("{}", rec.report(&opts.sprt));
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {

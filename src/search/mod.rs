@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::Tt;
-use worker::{MAX_PLY, Shared, Worker, score_of};
+use worker::{MAX_PLY, Memory, Shared, Worker, score_of};
 
 /// What limits one search. All `None` and `infinite == false`: search until `stop`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,6 +110,8 @@ pub struct Engine {
     hash_mb: usize,
     threads: usize,
     cache: Option<(Arc<Game>, Arc<GameData>)>,
+    /// Per thread: the history tables of the last search of the cached game.
+    memory: Vec<Memory>,
 }
 
 /// What the search derives from a game once: evaluation tables and check filters.
@@ -127,6 +129,7 @@ impl Engine {
             hash_mb: hash_mb.max(1),
             threads: threads.max(1),
             cache: None,
+            memory: Vec::new(),
         }
     }
 
@@ -155,6 +158,7 @@ impl Engine {
     /// Forgets everything learnt (new game): the same search then repeats exactly.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.memory.clear();
     }
 
     /// Permille of the transposition table in use (UCI `hashfull`).
@@ -178,6 +182,8 @@ impl Engine {
                     checks: CheckFilter::new(game),
                 });
                 self.cache = Some((game.clone(), d.clone()));
+                // What the tables learnt is about another game's pieces.
+                self.memory.clear();
                 d
             }
         }
@@ -266,17 +272,26 @@ impl Engine {
         };
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32).max(1);
         let threads = self.threads;
-        let (best, score, depth, pv) = std::thread::scope(|s| {
+        let mut memory = std::mem::take(&mut self.memory);
+        memory.resize_with(threads, Memory::new);
+        let helpers_memory = memory.split_off(1);
+        let main_memory = memory.pop().expect("one table per thread");
+        let (best, score, depth, pv, memory) = std::thread::scope(|s| {
             let shared = &shared;
-            for id in 1..threads {
-                let (p, moves) = (root.clone(), root_moves.clone());
-                s.spawn(move || {
-                    let mut w = Worker::new(p, shared, id, moves);
-                    w.iterate(MAX_PLY as u32, None);
-                    w.flush_nodes();
-                });
-            }
-            let mut w = Worker::new(root.clone(), shared, 0, root_moves.clone());
+            let helpers: Vec<_> = helpers_memory
+                .into_iter()
+                .enumerate()
+                .map(|(i, mem)| {
+                    let (p, moves) = (root.clone(), root_moves.clone());
+                    s.spawn(move || {
+                        let mut w = Worker::new(p, shared, i + 1, moves, mem);
+                        w.iterate(MAX_PLY as u32, None);
+                        w.flush_nodes();
+                        w.into_memory()
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(root.clone(), shared, 0, root_moves.clone(), main_memory);
             let (best, score, depth) = w.iterate(max_depth, Some(on_info));
             // `infinite`: the answer waits for the caller's stop, as UCI and XBoard analysis expect.
             while limits.infinite && !stop.load(Ordering::Relaxed) {
@@ -284,8 +299,16 @@ impl Engine {
             }
             shared.stop.store(true, Ordering::Relaxed);
             w.flush_nodes();
-            (best, score, depth, w.pv())
+            let pv = w.pv();
+            let mut memory = vec![w.into_memory()];
+            memory.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("search thread")),
+            );
+            (best, score, depth, pv, memory)
         });
+        self.memory = memory;
         let best = best.or_else(|| root_moves.first().copied());
         let ponder = match pv.as_slice() {
             [m, p, ..] if Some(*m) == best => Some(*p),

@@ -52,6 +52,26 @@ pub struct Shared<'a> {
     pub move_count: Option<u16>,
 }
 
+/// What a worker learns about move ordering that stays useful for the next search of the same
+/// game: the history table. The engine keeps one per thread between searches.
+pub struct Memory {
+    history: Vec<i32>,
+}
+
+impl Memory {
+    pub fn new() -> Memory {
+        Memory {
+            history: vec![0; 2 * Kind::MAX * SPAN],
+        }
+    }
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory::new()
+    }
+}
+
 /// One search thread's state.
 pub struct Worker<'a> {
     pub pos: Position,
@@ -114,7 +134,13 @@ pub fn score_of(v: i32) -> Score {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(pos: Position, sh: &'a Shared<'a>, id: usize, root_moves: Vec<Move>) -> Worker<'a> {
+    pub fn new(
+        pos: Position,
+        sh: &'a Shared<'a>,
+        id: usize,
+        root_moves: Vec<Move>,
+        memory: Memory,
+    ) -> Worker<'a> {
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0u8; 64];
@@ -134,7 +160,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * Kind::MAX * SPAN],
+            history: memory.history,
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scratch: Vec::with_capacity(64),
@@ -151,6 +177,13 @@ impl<'a> Worker<'a> {
             },
             pos,
             sort_buf: Vec::with_capacity(256),
+        }
+    }
+
+    /// The tables to keep for the next search.
+    pub fn into_memory(self) -> Memory {
+        Memory {
+            history: self.history,
         }
     }
 

@@ -1,0 +1,112 @@
+//! The strength lab end to end: the shipped suites load, and `acedrex sprt` plays the binary against
+//! itself over UCI, appends its pairs and resumes from them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn acedrex() -> &'static str {
+    env!("CARGO_BIN_EXE_acedrex")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("acedrex-lab-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every shipped variant has a suite whose positions load and are not over.
+#[test]
+fn every_variant_has_a_suite() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in acedrex::variant::builtin_names() {
+        let path = root.join("openings").join(format!("{name}.fen"));
+        let fens = acedrex::lab::openings::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(fens.len() >= 100, "{name}: only {} openings", fens.len());
+        let game = acedrex::game::Game::new(acedrex::variant::load(name).unwrap());
+        let mut seen = std::collections::HashSet::new();
+        for f in &fens {
+            let mut pos = acedrex::position::Position::from_fen(&game, f)
+                .unwrap_or_else(|e| panic!("{name}: {f}: {e}"));
+            assert!(pos.game_end().is_none(), "{name}: {f} is over");
+            assert!(seen.insert(pos.hash()), "{name}: {f} twice");
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&format!("acedrex openings --variant {name} ")),
+            "{name}: the header names its command"
+        );
+    }
+}
+
+fn sprt(dir: &Path, games: u32) -> std::process::Output {
+    let bin = acedrex();
+    Command::new(bin)
+        .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
+        .arg("--openings")
+        .arg(dir.join("suite.fen"))
+        .arg("--results")
+        .arg(dir.join("results.txt"))
+        .args(["--nodes", "2000", "--max-games", &games.to_string()])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn sprt_plays_pairs_and_resumes() {
+    let dir = scratch("resume");
+    let out = Command::new(acedrex())
+        .args([
+            "openings",
+            "--variant",
+            "shatranj",
+            "--count",
+            "3",
+            "--depth",
+            "3",
+        ])
+        .arg("-o")
+        .arg(dir.join("suite.fen"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = sprt(&dir, 2);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("games 2 (1 pairs)"), "{report}");
+    let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
+    assert_eq!(results.lines().count(), 2, "{results}");
+    // The same engine at fixed nodes plays the same game from each side: the pair scores 1.
+    assert!(report.contains("pentanomial [0, 0, 1, 0, 0]"), "{report}");
+    // Started again with a larger limit: one more pair, after the one on file.
+    let out = sprt(&dir, 4);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("games 4 (2 pairs)"), "{report}");
+    let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
+    let pairs: Vec<&str> = results.lines().skip(1).collect();
+    assert_eq!(pairs.len(), 2, "{results}");
+    assert!(pairs[0].starts_with("pair 0 opening 1 "), "{results}");
+    assert!(pairs[1].starts_with("pair 1 opening 2 "), "{results}");
+    // Other settings on the same file are refused rather than mixed.
+    let bin = acedrex();
+    let out = Command::new(bin)
+        .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
+        .arg("--openings")
+        .arg(dir.join("suite.fen"))
+        .arg("--results")
+        .arg(dir.join("results.txt"))
+        .args(["--nodes", "3000", "--max-games", "6"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
