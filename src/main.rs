@@ -8,7 +8,8 @@ use acedrex::play::{PlayOptions, Seat, selfplay::SelfplayOptions};
 use acedrex::position::Position;
 use acedrex::protocol::Protocol;
 use clap::{Parser, Subcommand};
-use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -23,189 +24,33 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Validate variant files; prints every diagnostic, exit status 1 if any file is wrong.
-    Check {
-        /// Variant files to check.
-        #[arg(required = true)]
-        files: Vec<std::path::PathBuf>,
-    },
+    Check(CheckArgs),
     /// Show what one Betza string does from one square of an otherwise empty board.
-    Piece {
-        /// The piece in Betza/XBetza notation, e.g. 't[FR]'.
-        betza: String,
-        /// Board size, FILESxRANKS.
-        #[arg(long, default_value = "12x12")]
-        board: String,
-        /// The piece's square.
-        #[arg(long, default_value = "f6")]
-        at: String,
-        /// Squares holding friendly pieces, comma separated.
-        #[arg(long, value_delimiter = ',')]
-        friends: Vec<String>,
-        /// Squares holding enemy pieces, comma separated.
-        #[arg(long, value_delimiter = ',')]
-        enemies: Vec<String>,
-        /// The piece is Black (moves towards rank 1).
-        #[arg(long)]
-        black: bool,
-        /// The piece has moved already (no initial moves).
-        #[arg(long)]
-        moved: bool,
-        /// Print one line: the destinations sorted by file then rank, captures with a trailing x.
-        #[arg(long)]
-        list: bool,
-    },
+    Piece(PieceArgs),
     /// Count legal move paths to a depth (Fairy-Stockfish's perft).
-    Perft {
-        depth: u32,
-        #[command(flatten)]
-        at: PositionArgs,
-        /// One line per root move: `move: count`.
-        #[arg(long)]
-        divide: bool,
-    },
+    Perft(PerftArgs),
     /// List the legal moves (sorted); a second line gives the result when the game is over.
-    Moves {
-        #[command(flatten)]
-        at: PositionArgs,
-    },
+    Moves(MovesArgs),
     /// Print a position: the board, its FEN, and whether the side to move is in check.
-    Show {
-        #[command(flatten)]
-        at: PositionArgs,
-    },
+    Show(ShowArgs),
     /// Play against the engine in the terminal.
-    Play {
-        /// A shipped variant's name or alias, or the path of a variant file.
-        #[arg(long, default_value = "grant-acedrex")]
-        variant: String,
-        /// Start from this FEN.
-        #[arg(long)]
-        fen: Option<String>,
-        /// Roll the variant's die each turn: only the rolled piece type may move.
-        #[arg(long)]
-        dice: bool,
-        /// Play White (the default).
-        #[arg(long, conflicts_with = "black")]
-        white: bool,
-        /// Play Black.
-        #[arg(long)]
-        black: bool,
-        /// Engine search depth in plies.
-        #[arg(long, default_value_t = 8)]
-        level: u32,
-        /// Engine seconds per move (cap).
-        #[arg(long, default_value_t = 5.0)]
-        time: f64,
-        /// Seed for the dice.
-        #[arg(long)]
-        seed: Option<u64>,
-    },
+    Play(PlayArgs),
     /// The engine against itself; PGN to -o (or stdout), a summary at the end.
-    Selfplay {
-        /// Number of games.
-        games: u32,
-        /// A shipped variant's name or alias, or the path of a variant file.
-        #[arg(long, default_value = "grant-acedrex")]
-        variant: String,
-        /// Play with the variant's die.
-        #[arg(long)]
-        dice: bool,
-        /// Search depth per move.
-        #[arg(long, conflicts_with = "movetime")]
-        depth: Option<u32>,
-        /// Milliseconds per move.
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Where to write the games (PGN).
-        #[arg(short = 'o', long)]
-        output: Option<std::path::PathBuf>,
-        /// Seed of the random opening plies.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Selfplay(SelfplayArgs),
     /// SVG diagram of a piece's moves or of a position.
-    Diagram {
-        /// A shipped variant's name or alias, or the path of a variant file.
-        #[arg(long, default_value = "grant-acedrex")]
-        variant: String,
-        /// A piece of the variant, by letter.
-        #[arg(long)]
-        piece: Option<char>,
-        /// A Betza string.
-        #[arg(long)]
-        betza: Option<String>,
-        /// A position.
-        #[arg(long)]
-        fen: Option<String>,
-        /// Moves from the start position.
-        #[arg(long)]
-        moves: Option<String>,
-        /// The piece's square (piece diagrams).
-        #[arg(long)]
-        at: Option<String>,
-        /// Board size for a Betza string, FILESxRANKS.
-        #[arg(long)]
-        board: Option<String>,
-        /// Output file (default: standard output).
-        #[arg(short = 'o', long)]
-        output: Option<std::path::PathBuf>,
-    },
+    Diagram(DiagramArgs),
     /// Speak CECP (XBoard/WinBoard) on stdin/stdout.
-    Xboard {
-        /// Extra variant files or directories.
-        #[arg(long = "variant-file")]
-        variant_files: Vec<std::path::PathBuf>,
-    },
+    Xboard(XboardArgs),
     /// Speak UCI (with UCI_Variant) on stdin/stdout.
-    Uci {
-        /// Extra variant files or directories.
-        #[arg(long = "variant-file")]
-        variant_files: Vec<std::path::PathBuf>,
-        /// Variant to start in (default chess, as UCI GUIs expect).
-        #[arg(long)]
-        variant: Option<String>,
-    },
+    Uci(UciArgs),
     /// Write a Fairy-Max fmax.ini for variants (warnings on stderr where Fairy-Max differs).
-    Fmax {
-        /// Variants to include (names, aliases or files); repeatable.
-        #[arg(long)]
-        variant: Vec<String>,
-        /// Include every shipped variant Fairy-Max can express.
-        #[arg(long)]
-        all: bool,
-        /// Output file (default: standard output).
-        #[arg(short = 'o', long)]
-        output: Option<std::path::PathBuf>,
-    },
+    Fmax(FmaxArgs),
     /// Turn the Game: blocks of an fmax.ini into acedrex variant files.
-    FmaxImport {
-        /// The fmax.ini to read.
-        file: std::path::PathBuf,
-        /// Directory for the variant files (default: current directory).
-        #[arg(short = 'o', long, default_value = ".")]
-        output: std::path::PathBuf,
-    },
+    FmaxImport(FmaxImportArgs),
     /// Fixed-depth search of fixed positions (deterministic); the last line is `N nodes M nps`.
-    Bench {
-        /// Only this variant's positions (default: every shipped variant).
-        variant: Option<String>,
-        /// Search depth.
-        depth: Option<u32>,
-    },
+    Bench(BenchArgs),
     /// Search one position: info lines, then `bestmove MOVE`.
-    Go {
-        #[command(flatten)]
-        at: PositionArgs,
-        /// Search to this depth.
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Search this many milliseconds.
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Search this many nodes.
-        #[arg(long)]
-        nodes: Option<u64>,
-    },
+    Go(GoArgs),
     /// Write a balanced opening suite: random plies from the start, kept when the engine's shallow
     /// search scores them within a bound, de-duplicated; deterministic from the seed.
     Openings(OpeningsArgs),
@@ -213,11 +58,212 @@ enum Command {
     /// Elo and LLR, one game at a time; results appended to a file and resumed from it.
     Sprt(SprtArgs),
     /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
-    Pieces {
-        /// A shipped variant's name or alias, or the path of a variant file.
-        #[arg(long, default_value = "grant-acedrex")]
-        variant: String,
-    },
+    Pieces(PiecesArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Variant files to check.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct PieceArgs {
+    /// The piece in Betza/XBetza notation, e.g. 't[FR]'.
+    betza: String,
+    /// Board size, FILESxRANKS.
+    #[arg(long, default_value = "12x12")]
+    board: String,
+    /// The piece's square.
+    #[arg(long, default_value = "f6")]
+    at: String,
+    /// Squares holding friendly pieces, comma separated.
+    #[arg(long, value_delimiter = ',')]
+    friends: Vec<String>,
+    /// Squares holding enemy pieces, comma separated.
+    #[arg(long, value_delimiter = ',')]
+    enemies: Vec<String>,
+    /// The piece is Black (moves towards rank 1).
+    #[arg(long)]
+    black: bool,
+    /// The piece has moved already (no initial moves).
+    #[arg(long)]
+    moved: bool,
+    /// Print one line: the destinations sorted by file then rank, captures with a trailing x.
+    #[arg(long)]
+    list: bool,
+}
+
+#[derive(clap::Args)]
+struct PerftArgs {
+    depth: u32,
+    #[command(flatten)]
+    at: PositionArgs,
+    /// One line per root move: `move: count`.
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(clap::Args)]
+struct MovesArgs {
+    #[command(flatten)]
+    at: PositionArgs,
+}
+
+#[derive(clap::Args)]
+struct ShowArgs {
+    #[command(flatten)]
+    at: PositionArgs,
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long, default_value = "grant-acedrex")]
+    variant: String,
+    /// Start from this FEN.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Roll the variant's die each turn: only the rolled piece type may move.
+    #[arg(long)]
+    dice: bool,
+    /// Play White (the default).
+    #[arg(long, conflicts_with = "black")]
+    white: bool,
+    /// Play Black.
+    #[arg(long)]
+    black: bool,
+    /// Engine search depth in plies.
+    #[arg(long, default_value_t = 8)]
+    level: u32,
+    /// Engine seconds per move (cap).
+    #[arg(long, default_value_t = 5.0)]
+    time: f64,
+    /// Seed for the dice.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// Number of games.
+    games: u32,
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long, default_value = "grant-acedrex")]
+    variant: String,
+    /// Play with the variant's die.
+    #[arg(long)]
+    dice: bool,
+    /// Search depth per move.
+    #[arg(long, conflicts_with = "movetime")]
+    depth: Option<u32>,
+    /// Milliseconds per move.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Where to write the games (PGN).
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+    /// Seed of the random opening plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(clap::Args)]
+struct DiagramArgs {
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long, default_value = "grant-acedrex")]
+    variant: String,
+    /// A piece of the variant, by letter.
+    #[arg(long)]
+    piece: Option<char>,
+    /// A Betza string.
+    #[arg(long)]
+    betza: Option<String>,
+    /// A position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves from the start position.
+    #[arg(long)]
+    moves: Option<String>,
+    /// The piece's square (piece diagrams).
+    #[arg(long)]
+    at: Option<String>,
+    /// Board size for a Betza string, FILESxRANKS.
+    #[arg(long)]
+    board: Option<String>,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct XboardArgs {
+    /// Extra variant files or directories.
+    #[arg(long = "variant-file")]
+    variant_files: Vec<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct UciArgs {
+    /// Extra variant files or directories.
+    #[arg(long = "variant-file")]
+    variant_files: Vec<PathBuf>,
+    /// Variant to start in (default chess, as UCI GUIs expect).
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+#[derive(clap::Args)]
+struct FmaxArgs {
+    /// Variants to include (names, aliases or files); repeatable.
+    #[arg(long)]
+    variant: Vec<String>,
+    /// Include every shipped variant Fairy-Max can express.
+    #[arg(long)]
+    all: bool,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct FmaxImportArgs {
+    /// The fmax.ini to read.
+    file: PathBuf,
+    /// Directory for the variant files (default: current directory).
+    #[arg(short = 'o', long, default_value = ".")]
+    output: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Only this variant's positions (default: every shipped variant).
+    variant: Option<String>,
+    /// Search depth.
+    depth: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct GoArgs {
+    #[command(flatten)]
+    at: PositionArgs,
+    /// Search to this depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct PiecesArgs {
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long, default_value = "grant-acedrex")]
+    variant: String,
 }
 
 #[derive(clap::Args)]
@@ -244,26 +290,26 @@ struct OpeningsArgs {
     seed: u64,
     /// Output file (default: standard output).
     #[arg(short = 'o', long)]
-    output: Option<std::path::PathBuf>,
+    output: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
 struct SprtArgs {
     /// The working build's binary.
     #[arg(long)]
-    new: std::path::PathBuf,
+    new: PathBuf,
     /// The base build's binary.
     #[arg(long)]
-    base: std::path::PathBuf,
+    base: PathBuf,
     /// A shipped variant's name or alias, or the path of a variant file.
     #[arg(long, default_value = "grant-acedrex")]
     variant: String,
     /// Opening suite (default: openings/VARIANT.fen).
     #[arg(long)]
-    openings: Option<std::path::PathBuf>,
+    openings: Option<PathBuf>,
     /// Results file: finished pairs are appended, and read back when the run starts again.
     #[arg(long)]
-    results: std::path::PathBuf,
+    results: PathBuf,
     /// Time control BASE+INC in seconds.
     #[arg(long, default_value = "2+0.02", conflicts_with = "nodes")]
     tc: String,
@@ -333,272 +379,280 @@ fn parse_board(text: &str) -> Result<(u8, u8), String> {
     Ok((f, r))
 }
 
-fn run(command: Command) -> Result<ExitCode, String> {
+/// `writeln!` to standard output, handing a write error (a closed pipe) back to the caller.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*)
+    };
+}
+
+/// `write!` to standard output, handing a write error back to the caller.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write!(std::io::stdout(), $($arg)*)
+    };
+}
+
+fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Check { files } => {
-            let (report, ok) = acedrex::variant::check_files(&files);
-            print!("{report}");
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
-        Command::Piece {
-            betza,
-            board,
-            at,
-            friends,
-            enemies,
-            black,
-            moved,
-            list,
-        } => {
-            let (files, ranks) = parse_board(&board)?;
-            let probe = Probe {
-                files,
-                ranks,
-                at,
-                friends,
-                enemies,
-                black,
-                moved,
-            };
-            let dests = destinations(&betza, &probe)?;
-            if list {
-                println!("{}", list_line(&dests));
-            } else {
-                println!("{}", acedrex::explore::render(&betza, &probe, &dests)?);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Perft { depth, at, divide } => {
-            let mut pos = at.position()?;
-            let total = if divide {
-                let mut rows: Vec<(String, u64)> = perft::divide(&mut pos, depth)
-                    .into_iter()
-                    .map(|(m, n)| (pos.move_text(m), n))
-                    .collect();
-                rows.sort();
-                for (m, n) in &rows {
-                    println!("{m}: {n}");
-                }
-                rows.iter().map(|(_, n)| n).sum()
-            } else {
-                perft::perft(&mut pos, depth)
-            };
-            println!("Nodes searched: {total}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Play {
-            variant,
-            fen,
-            dice,
-            white: _,
-            black,
-            level,
-            time,
-            seed,
-        } => {
-            let seat = if black { Seat::Black } else { Seat::White };
-            let movetime = Some(std::time::Duration::from_secs_f64(time));
-            acedrex::play::play(PlayOptions {
-                variant,
-                fen,
-                dice,
-                seat,
-                level,
-                movetime,
-                seed,
-                ..PlayOptions::default()
-            })
-            .map_err(|e| format!("{e:#}"))?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Selfplay {
-            games,
-            variant,
-            dice,
-            depth,
-            movetime,
-            output,
-            seed,
-        } => {
-            let movetime = movetime.map(std::time::Duration::from_millis);
-            let opts = SelfplayOptions {
-                games,
-                variant,
-                dice,
-                depth,
-                movetime,
-                output,
-                seed,
-                ..SelfplayOptions::default()
-            };
-            acedrex::play::selfplay::selfplay(&opts).map_err(|e| format!("{e:#}"))?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Diagram {
-            variant,
-            piece,
-            betza,
-            fen,
-            moves,
-            at,
-            board,
-            output,
-        } => {
-            let subject = match (piece, betza, fen, moves) {
-                (Some(l), ..) => Subject::Piece(l),
-                (_, Some(b), ..) => Subject::Betza(b),
-                (_, _, Some(f), _) => Subject::Fen(f),
-                (_, _, _, Some(m)) => Subject::Moves(m),
-                _ => Subject::Start,
-            };
-            let board = board.map(|b| parse_board(&b)).transpose()?;
-            let svg = acedrex::diagram::diagram(&DiagramOptions {
-                variant,
-                subject,
-                at,
-                board,
-            })?;
-            match output {
-                Some(p) => std::fs::write(&p, svg).map_err(|e| format!("{}: {e}", p.display()))?,
-                None => print!("{svg}"),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Xboard { variant_files } => {
-            let cfg = acedrex::protocol::Config {
-                variant_files,
-                variant: None,
-            };
-            acedrex::protocol::run(
-                Protocol::Xboard,
-                BufReader::new(std::io::stdin()),
-                std::io::stdout(),
-                &cfg,
-            )
-            .map_err(|e| e.to_string())?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Uci {
-            variant_files,
-            variant,
-        } => {
-            let cfg = acedrex::protocol::Config {
-                variant_files,
-                variant,
-            };
-            acedrex::protocol::run(
-                Protocol::Uci,
-                BufReader::new(std::io::stdin()),
-                std::io::stdout(),
-                &cfg,
-            )
-            .map_err(|e| e.to_string())?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Fmax {
-            variant,
-            all,
-            output,
-        } => {
-            let mut names = variant;
-            if all {
-                names.extend(
-                    acedrex::variant::builtin_names()
-                        .into_iter()
-                        .map(String::from)
-                        .filter(|n| !n.ends_with("-murray") && !n.ends_with("-dice")),
-                );
-            }
-            if names.is_empty() {
-                names.push("grant-acedrex".into());
-            }
-            let variants = names
-                .iter()
-                .map(|n| acedrex::variant::load(n))
-                .collect::<Result<Vec<_>, _>>()?;
-            let (text, warnings) = acedrex::fmax::export(&variants).map_err(|e| e.to_string())?;
-            for w in warnings {
-                eprintln!("warning: {w}");
-            }
-            match output {
-                Some(p) => std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?,
-                None => print!("{text}"),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::FmaxImport { file, output } => {
-            let text =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let (files, skipped) = acedrex::fmax::import(&text);
-            std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
-            for (name, body) in &files {
-                let path = output.join(name);
-                std::fs::write(&path, body).map_err(|e| format!("{}: {e}", path.display()))?;
-                println!("wrote {}", path.display());
-            }
-            for s in skipped {
-                eprintln!("not translated: {s}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Bench { variant, depth } => {
-            println!("{}", acedrex::search::bench(variant.as_deref(), depth)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Go {
-            at,
-            depth,
-            movetime,
-            nodes,
-        } => {
-            let limits = acedrex::search::Limits {
-                depth,
-                nodes,
-                movetime: movetime.map(std::time::Duration::from_millis),
-                ..Default::default()
-            };
-            println!(
-                "{}",
-                acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)?
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Check(args) => check(args),
+        Command::Piece(args) => piece(args),
+        Command::Perft(args) => perft(args),
+        Command::Moves(args) => moves(args),
+        Command::Show(args) => show(args),
+        Command::Play(args) => play(args),
+        Command::Selfplay(args) => selfplay(args),
+        Command::Diagram(args) => diagram(args),
+        Command::Xboard(args) => xboard(args),
+        Command::Uci(args) => uci(args),
+        Command::Fmax(args) => fmax(args),
+        Command::FmaxImport(args) => fmax_import(args),
+        Command::Bench(args) => bench(args),
+        Command::Go(args) => go(args),
         Command::Openings(args) => openings(args),
         Command::Sprt(args) => sprt(args),
-        Command::Show { at } => {
-            let pos = at.position()?;
-            print!("{}", acedrex::explore::position_text(&pos));
-            println!("fen {}", pos.fen());
-            if pos.in_check() {
-                println!("the side to move is in check");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Pieces { variant } => {
-            let v = acedrex::variant::load(&variant)?;
-            print!("{}", acedrex::explore::pieces_text(&v)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Moves { at } => {
-            let mut pos = at.position()?;
-            let moves = pos.legal_moves();
-            let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
-            texts.sort();
-            println!("{}", texts.join(" "));
-            if let Some(end) = pos.game_end_with(moves.len()) {
-                println!("result {end}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Pieces(args) => pieces(args),
     }
 }
 
+/// `acedrex check`: every diagnostic of every file; failure if any file is wrong.
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let (report, ok) = acedrex::variant::check_files(&args.files);
+    out!("{report}")?;
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `acedrex piece`: what one Betza string does on an otherwise empty board.
+fn piece(args: PieceArgs) -> anyhow::Result<ExitCode> {
+    let (files, ranks) = parse_board(&args.board).map_err(anyhow::Error::msg)?;
+    let probe = Probe {
+        files,
+        ranks,
+        at: args.at,
+        friends: args.friends,
+        enemies: args.enemies,
+        black: args.black,
+        moved: args.moved,
+    };
+    let dests = destinations(&args.betza, &probe).map_err(anyhow::Error::msg)?;
+    if args.list {
+        outln!("{}", list_line(&dests))?;
+    } else {
+        let text =
+            acedrex::explore::render(&args.betza, &probe, &dests).map_err(anyhow::Error::msg)?;
+        outln!("{text}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex perft`: the node count, or one line per root move with `--divide`.
+fn perft(args: PerftArgs) -> anyhow::Result<ExitCode> {
+    let mut pos = args.at.position().map_err(anyhow::Error::msg)?;
+    let total = if args.divide {
+        let mut rows: Vec<(String, u64)> = perft::divide(&mut pos, args.depth)
+            .into_iter()
+            .map(|(m, n)| (pos.move_text(m), n))
+            .collect();
+        rows.sort();
+        for (m, n) in &rows {
+            outln!("{m}: {n}")?;
+        }
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        perft::perft(&mut pos, args.depth)
+    };
+    outln!("Nodes searched: {total}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex moves`: the sorted legal moves, then the result when the game is over.
+fn moves(args: MovesArgs) -> anyhow::Result<ExitCode> {
+    let mut pos = args.at.position().map_err(anyhow::Error::msg)?;
+    let moves = pos.legal_moves();
+    let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
+    texts.sort();
+    outln!("{}", texts.join(" "))?;
+    if let Some(end) = pos.game_end_with(moves.len()) {
+        outln!("result {end}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex show`: the board, its FEN and whether the side to move is in check.
+fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
+    let pos = args.at.position().map_err(anyhow::Error::msg)?;
+    out!("{}", acedrex::explore::position_text(&pos))?;
+    outln!("fen {}", pos.fen())?;
+    if pos.in_check() {
+        outln!("the side to move is in check")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex play`: a game against the engine in the terminal.
+fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    acedrex::play::play(PlayOptions {
+        variant: args.variant,
+        fen: args.fen,
+        dice: args.dice,
+        seat: if args.black { Seat::Black } else { Seat::White },
+        level: args.level,
+        movetime: Some(std::time::Duration::from_secs_f64(args.time)),
+        seed: args.seed,
+        ..PlayOptions::default()
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex selfplay`: the engine against itself.
+fn selfplay(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
+    acedrex::play::selfplay::selfplay(&SelfplayOptions {
+        games: args.games,
+        variant: args.variant,
+        dice: args.dice,
+        depth: args.depth,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        output: args.output,
+        seed: args.seed,
+        ..SelfplayOptions::default()
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex diagram`: an SVG to a file or standard output.
+fn diagram(args: DiagramArgs) -> anyhow::Result<ExitCode> {
+    let subject = match (args.piece, args.betza, args.fen, args.moves) {
+        (Some(l), ..) => Subject::Piece(l),
+        (_, Some(b), ..) => Subject::Betza(b),
+        (_, _, Some(f), _) => Subject::Fen(f),
+        (_, _, _, Some(m)) => Subject::Moves(m),
+        _ => Subject::Start,
+    };
+    let board = args
+        .board
+        .map(|b| parse_board(&b))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let svg = acedrex::diagram::diagram(&DiagramOptions {
+        variant: args.variant,
+        subject,
+        at: args.at,
+        board,
+    })
+    .map_err(anyhow::Error::msg)?;
+    write_output(args.output.as_deref(), &svg)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex xboard`: a CECP session on standard input and output.
+fn xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
+    let cfg = acedrex::protocol::Config {
+        variant_files: args.variant_files,
+        variant: None,
+    };
+    session(Protocol::Xboard, BufReader::new(std::io::stdin()), &cfg)
+}
+
+/// `acedrex uci`: a UCI session on standard input and output.
+fn uci(args: UciArgs) -> anyhow::Result<ExitCode> {
+    let cfg = acedrex::protocol::Config {
+        variant_files: args.variant_files,
+        variant: args.variant,
+    };
+    session(Protocol::Uci, BufReader::new(std::io::stdin()), &cfg)
+}
+
+/// A protocol session answering on standard output.
+fn session<R: BufRead + Send + 'static>(
+    protocol: Protocol,
+    input: R,
+    cfg: &acedrex::protocol::Config,
+) -> anyhow::Result<ExitCode> {
+    acedrex::protocol::run(protocol, input, std::io::stdout(), cfg)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex fmax`: an fmax.ini for the named variants (or all Fairy-Max can express).
+fn fmax(args: FmaxArgs) -> anyhow::Result<ExitCode> {
+    let mut names = args.variant;
+    if args.all {
+        names.extend(
+            acedrex::variant::builtin_names()
+                .into_iter()
+                .map(String::from)
+                .filter(|n| !n.ends_with("-murray") && !n.ends_with("-dice")),
+        );
+    }
+    if names.is_empty() {
+        names.push("grant-acedrex".into());
+    }
+    let variants = names
+        .iter()
+        .map(|n| acedrex::variant::load(n))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    let (text, warnings) = acedrex::fmax::export(&variants).map_err(anyhow::Error::msg)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    write_output(args.output.as_deref(), &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex fmax-import`: one variant file per translated `Game:` block.
+fn fmax_import(args: FmaxImportArgs) -> anyhow::Result<ExitCode> {
+    let (file, output) = (&args.file, &args.output);
+    let text = std::fs::read_to_string(file).map_err(|e| file_error(file, e))?;
+    let (files, skipped) = acedrex::fmax::import(&text);
+    std::fs::create_dir_all(output).map_err(|e| file_error(output, e))?;
+    for (name, body) in &files {
+        let path = output.join(name);
+        std::fs::write(&path, body).map_err(|e| file_error(&path, e))?;
+        outln!("wrote {}", path.display())?;
+    }
+    for s in skipped {
+        eprintln!("not translated: {s}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex bench`: fixed-depth searches of fixed positions.
+fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let text =
+        acedrex::search::bench(args.variant.as_deref(), args.depth).map_err(anyhow::Error::msg)?;
+    outln!("{text}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex go`: one search, its info lines and the best move.
+fn go(args: GoArgs) -> anyhow::Result<ExitCode> {
+    let limits = acedrex::search::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        ..Default::default()
+    };
+    let at = &args.at;
+    let text = acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)
+        .map_err(anyhow::Error::msg)?;
+    outln!("{text}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex pieces`: each piece's Betza, compiled table and movement diagram.
+fn pieces(args: PiecesArgs) -> anyhow::Result<ExitCode> {
+    let v = acedrex::variant::load(&args.variant).map_err(anyhow::Error::msg)?;
+    let text = acedrex::explore::pieces_text(&v).map_err(anyhow::Error::msg)?;
+    out!("{text}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `acedrex openings`: generates a suite; progress on stderr.
-fn openings(a: OpeningsArgs) -> Result<ExitCode, String> {
+fn openings(a: OpeningsArgs) -> anyhow::Result<ExitCode> {
     use acedrex::lab::openings::{OpeningOptions, generate};
     let opts = OpeningOptions {
         variant: a.variant,
@@ -617,16 +671,12 @@ fn openings(a: OpeningsArgs) -> Result<ExitCode, String> {
                 opts.count
             );
         }
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     if tty {
         eprintln!();
     }
     let text = suite.text(&opts);
-    match a.output {
-        Some(p) => std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?,
-        None => print!("{text}"),
-    }
+    write_output(a.output.as_deref(), &text)?;
     eprintln!(
         "{} openings from {} candidates",
         suite.fens.len(),
@@ -636,11 +686,11 @@ fn openings(a: OpeningsArgs) -> Result<ExitCode, String> {
 }
 
 /// `acedrex sprt`: runs or resumes an SPRT and prints the summary.
-fn sprt(a: SprtArgs) -> Result<ExitCode, String> {
+fn sprt(a: SprtArgs) -> anyhow::Result<ExitCode> {
     use acedrex::lab::{stats::Sprt, tester};
     let control = match a.nodes {
         Some(n) => tester::Control::Nodes(n),
-        None => tester::Control::parse_tc(&a.tc).map_err(|e| e.to_string())?,
+        None => tester::Control::parse_tc(&a.tc)?,
     };
     let openings = a.openings.unwrap_or_else(|| {
         let name = acedrex::variant::load(&a.variant).map_or(a.variant.clone(), |v| v.name);
@@ -665,46 +715,61 @@ fn sprt(a: SprtArgs) -> Result<ExitCode, String> {
         adjudication: (!a.no_adjudication).then(tester::Adjudication::default),
         progress: None,
     };
-    let rec = tester::run(&opts).map_err(|e| e.to_string())?;
-    println!("{}", rec.report(&opts.sprt));
+    let rec = tester::run(&opts)?;
+    outln!("{}", rec.report(&opts.sprt))?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes a command's text to the file given, or to standard output.
+fn write_output(output: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match output {
+        Some(p) => std::fs::write(p, text).map_err(|e| file_error(p, e))?,
+        None => out!("{text}")?,
+    }
+    Ok(())
+}
+
+/// A file's I/O error, named by its path (kept apart from standard output's errors).
+fn file_error(path: &Path, e: std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("{}: {e}", path.display())
+}
+
+/// Reading stopped at the other end of a pipe (`acedrex ... | head`): nothing more to say.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// No subcommand: a terminal game when a person is at the terminal, else the protocol that the
+/// first input line names (engines are started by GUIs without arguments).
+fn no_command() -> anyhow::Result<ExitCode> {
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        acedrex::play::play(PlayOptions::default())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut stdin = BufReader::new(std::io::stdin());
+    let mut first = String::new();
+    if stdin.read_line(&mut first).is_ok()
+        && let Some(p) = acedrex::protocol::detect(&first)
+    {
+        let input = BufReader::new(std::io::Cursor::new(first).chain(stdin));
+        return session(p, input, &Default::default());
+    }
+    anyhow::bail!("no command given and no `xboard`/`uci` on standard input; see `acedrex --help`")
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let Some(command) = cli.command else {
-        if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-            return match acedrex::play::play(PlayOptions::default()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("acedrex: {e:#}");
-                    ExitCode::FAILURE
-                }
-            };
-        }
-        // Engines are started by GUIs without arguments: the first line says which protocol.
-        let mut stdin = BufReader::new(std::io::stdin());
-        let mut first = String::new();
-        if stdin.read_line(&mut first).is_ok()
-            && let Some(p) = acedrex::protocol::detect(&first)
-        {
-            let input = BufReader::new(std::io::Cursor::new(first).chain(stdin));
-            return match acedrex::protocol::run(p, input, std::io::stdout(), &Default::default()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("acedrex: {e}");
-                    ExitCode::FAILURE
-                }
-            };
-        }
-        eprintln!(
-            "acedrex: no command given and no `xboard`/`uci` on standard input; see `acedrex --help`"
-        );
-        return ExitCode::FAILURE;
+    let result = match Cli::parse().command {
+        Some(command) => run(command),
+        None => no_command(),
     };
-    match run(command) {
+    match result {
         Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
+            // Library errors carry their whole message (no source chain to print).
             eprintln!("acedrex: {e}");
             ExitCode::FAILURE
         }
