@@ -3,9 +3,11 @@
 //! Pipeline: [`betza`] (notation) → [`variant`] (file format, validation) → [`tables`] (step tables)
 //! → [`position`] / [`movegen`] / [`rules`] → [`search`] / [`eval`] → front ends: [`protocol`]
 //! (xboard, uci), [`fmax`] (Fairy-Max export/import), [`play`] (terminal), [`pgn`], [`diagram`]
-//! (SVG), [`explore`] (what a piece does), and the `acedrex` binary.
+//! (SVG), [`explore`] (what a piece does), [`cli`] (the one-shot `go` and `bench`), and the `acedrex`
+//! binary.
 
 pub mod betza;
+pub mod cli;
 pub mod diagram;
 pub mod eval;
 pub mod explore;

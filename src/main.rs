@@ -623,7 +623,7 @@ fn fmax_import(args: FmaxImportArgs) -> anyhow::Result<ExitCode> {
 /// `acedrex bench`: fixed-depth searches of fixed positions.
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let text =
-        acedrex::search::bench(args.variant.as_deref(), args.depth).map_err(anyhow::Error::msg)?;
+        acedrex::cli::bench(args.variant.as_deref(), args.depth).map_err(anyhow::Error::msg)?;
     outln!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -637,7 +637,7 @@ fn go(args: GoArgs) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     let at = &args.at;
-    let text = acedrex::search::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)
+    let text = acedrex::cli::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)
         .map_err(anyhow::Error::msg)?;
     outln!("{text}")?;
     Ok(ExitCode::SUCCESS)

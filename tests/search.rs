@@ -291,7 +291,7 @@ fn dice_search_respects_the_roll() {
 
 #[test]
 fn bench_contract() {
-    let run = || acedrex::search::bench(Some("chess"), Some(4)).unwrap();
+    let run = || acedrex::cli::bench(Some("chess"), Some(4)).unwrap();
     let (a, b) = (run(), run());
     let last = |s: &str| {
         s.lines()

@@ -16,7 +16,7 @@ use super::{Config, EOF_GRACE, Event, Out, Registry, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::perft;
 use crate::position::{Move, Position};
-use crate::search::{Engine, Limits, SearchResult, info_line};
+use crate::search::{Engine, Info, Limits, SearchResult};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -706,6 +706,28 @@ fn count(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
 fn looks_like_move(word: &str) -> bool {
     let b = word.as_bytes();
     b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+}
+
+/// The UCI-style info line of one iteration.
+pub fn info_line(pos: &Position, info: &Info) -> String {
+    let mut p = pos.clone();
+    let mut pv = Vec::new();
+    for &m in &info.pv {
+        pv.push(p.move_text(m));
+        p.make(m);
+    }
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        info.nps(),
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+    .trim_end()
+    .to_string()
 }
 
 #[cfg(test)]
