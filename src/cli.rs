@@ -9,17 +9,34 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// Why a one-shot command could not set its position up.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Load(#[from] crate::variant::LoadError),
+    #[error("{0}")]
+    Fen(crate::position::FenError),
+    #[error("move {index} ({text}): {error}")]
+    Move {
+        index: usize,
+        text: String,
+        error: crate::movegen::MoveError,
+    },
+}
+
 /// Loads a variant and sets up a position from an optional FEN and a move list.
-fn setup(variant: &str, fen: Option<&str>, moves: &str) -> Result<Position, String> {
+fn setup(variant: &str, fen: Option<&str>, moves: &str) -> Result<Position, CliError> {
     let game = Game::new(crate::variant::load(variant)?);
     let mut pos = match fen {
-        Some(f) => Position::from_fen(&game, f).map_err(|e| e.to_string())?,
+        Some(f) => Position::from_fen(&game, f).map_err(CliError::Fen)?,
         None => Position::start(&game),
     };
     for (i, text) in moves.split_whitespace().enumerate() {
-        let m = pos
-            .parse_move(text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let m = pos.parse_move(text).map_err(|error| CliError::Move {
+            index: i + 1,
+            text: text.to_string(),
+            error,
+        })?;
         pos.make(m);
     }
     Ok(pos)
@@ -32,7 +49,7 @@ pub fn go_command(
     fen: Option<&str>,
     moves: &str,
     limits: &Limits,
-) -> Result<String, String> {
+) -> Result<String, CliError> {
     let pos = setup(variant, fen, moves)?;
     let mut limits = limits.clone();
     let unlimited = limits.depth.is_none()
@@ -103,7 +120,7 @@ const BENCH_DEPTH: u32 = 11;
 /// OpenBench `bench`: the fixed positions (all, or those of one variant — its start position when
 /// it has no listed one), fixed depth, one thread, 16 MB hash, a fresh table per position. One
 /// line per position; the last line is exactly `N nodes M nps`.
-pub fn bench(variant: Option<&str>, depth: Option<u32>) -> Result<String, String> {
+pub fn bench(variant: Option<&str>, depth: Option<u32>) -> Result<String, CliError> {
     let list: Vec<(String, &str)> = match variant {
         None => BENCH.iter().map(|&(v, m)| (v.to_string(), m)).collect(),
         Some(v) => {

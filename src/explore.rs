@@ -9,6 +9,42 @@ use crate::variant::{
     BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
 };
 
+/// Why a piece could not be tried.
+#[derive(Debug, thiserror::Error)]
+pub enum ExploreError {
+    #[error("{text}: {error}")]
+    Betza {
+        text: String,
+        error: betza::BetzaError,
+    },
+    #[error("{text}: {error}")]
+    Unsupported {
+        text: String,
+        error: crate::legs::Unsupported,
+    },
+    #[error("`{square}` is not a square of a {files}x{ranks} board")]
+    NotASquare {
+        square: String,
+        files: u8,
+        ranks: u8,
+    },
+    #[error("{0}")]
+    Position(crate::position::FenError),
+}
+
+/// The Betza string parsed and compiled into legs.
+pub(crate) fn compile(text: &str) -> Result<(betza::Betza, Vec<crate::legs::Path>), ExploreError> {
+    let parsed = betza::parse(text).map_err(|error| ExploreError::Betza {
+        text: text.to_string(),
+        error,
+    })?;
+    let paths = crate::legs::compile(&parsed).map_err(|error| ExploreError::Unsupported {
+        text: text.to_string(),
+        error,
+    })?;
+    Ok((parsed, paths))
+}
+
 /// A board to try a piece on.
 #[derive(Debug, Clone)]
 pub struct Probe {
@@ -37,9 +73,8 @@ impl Destination {
 }
 
 /// A variant with the piece `X` plus inert friends and enemies `O`, no royal piece.
-fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, String> {
-    let betza = betza::parse(betza_text).map_err(|e| format!("{betza_text}: {e}"))?;
-    let paths = crate::legs::compile(&betza).map_err(|e| format!("{betza_text}: {e}"))?;
+fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, ExploreError> {
+    let (betza, paths) = compile(betza_text)?;
     let piece = |letter: char, name: &str, text: &str, b: betza::Betza, paths| PieceDef {
         letter,
         name: name.into(),
@@ -82,17 +117,16 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Stri
 }
 
 /// Destinations of `betza_text` on the probe board, sorted by file then rank.
-pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>, String> {
+pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>, ExploreError> {
     let game = Game::new(probe_variant(betza_text, probe.files, probe.ranks)?);
     let square = |s: &str| {
         parse_square(s, probe.files, probe.ranks)
             .filter(|&(_, n)| n == s.len())
             .map(|(c, _)| c)
-            .ok_or_else(|| {
-                format!(
-                    "`{s}` is not a square of a {}x{} board",
-                    probe.files, probe.ranks
-                )
+            .ok_or_else(|| ExploreError::NotASquare {
+                square: s.to_string(),
+                files: probe.files,
+                ranks: probe.ranks,
             })
     };
     let at = square(&probe.at)?;
@@ -112,7 +146,7 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
     for e in &probe.enemies {
         place(square(e)?, !side, 'O');
     }
-    let mut pos = Position::from_setup(&game, &setup).map_err(|e| e.to_string())?;
+    let mut pos = Position::from_setup(&game, &setup).map_err(ExploreError::Position)?;
     if probe.moved {
         pos.virgin = [false; crate::geometry::CELLS];
     } else {
@@ -139,9 +173,12 @@ pub fn list_line(dests: &[Destination]) -> String {
 
 /// Text diagram: the board with the piece `X`, friends `F`, enemies `E`, quiet destinations `*`
 /// and captures `x`; then the compiled legs.
-pub fn render(betza_text: &str, probe: &Probe, dests: &[Destination]) -> Result<String, String> {
-    let parsed = betza::parse(betza_text).map_err(|e| e.to_string())?;
-    let paths = crate::legs::compile(&parsed).map_err(|e| e.to_string())?;
+pub fn render(
+    betza_text: &str,
+    probe: &Probe,
+    dests: &[Destination],
+) -> Result<String, ExploreError> {
+    let (parsed, paths) = compile(betza_text)?;
     let sq = |s: &str| parse_square(s, probe.files, probe.ranks).map(|(c, _)| c);
     let mut grid = vec![vec!['.'; probe.files as usize]; probe.ranks as usize];
     let mut mark = |c: u16, ch: char| grid[rank_of(c) as usize][file_of(c) as usize] = ch;
@@ -192,7 +229,7 @@ pub fn board_text(grid: &[Vec<char>]) -> String {
 
 /// The movement diagram of a piece type: on an empty board from the centre, `*` where it can move
 /// and capture, `m` move only, `c` capture only.
-pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String, String> {
+pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String, ExploreError> {
     let at = format!("{}{}", (b'a' + (files - 1) / 2) as char, ranks / 2);
     let base = Probe {
         files,
@@ -253,10 +290,13 @@ pub fn position_text(pos: &Position) -> String {
 }
 
 /// `acedrex pieces`: each piece's Betza, compiled legs and movement diagram on the variant's board.
-pub fn pieces_text(v: &Variant) -> Result<String, String> {
+pub fn pieces_text(v: &Variant) -> Result<String, ExploreError> {
     let mut out = format!("{} ({}x{})\n", v.name, v.files, v.ranks);
     for p in &v.pieces {
-        let paths = crate::legs::compile(&p.betza).map_err(|e| e.to_string())?;
+        let paths = crate::legs::compile(&p.betza).map_err(|error| ExploreError::Unsupported {
+            text: p.betza_text.clone(),
+            error,
+        })?;
         out += &format!(
             "\n{} {}: {}{}{}\n",
             p.letter,

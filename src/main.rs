@@ -353,16 +353,16 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    fn position(&self) -> Result<Position, String> {
+    fn position(&self) -> anyhow::Result<Position> {
         let game: Arc<Game> = Game::new(acedrex::variant::load(&self.variant)?);
         let mut pos = match &self.fen {
-            Some(f) => Position::from_fen(&game, f).map_err(|e| e.to_string())?,
+            Some(f) => Position::from_fen(&game, f)?,
             None => Position::start(&game),
         };
         for (i, text) in self.moves.split_whitespace().enumerate() {
             let m = pos
                 .parse_move(text)
-                .map_err(|e| format!("move {} of --moves: {e}", i + 1))?;
+                .map_err(|e| anyhow::anyhow!("move {} of --moves: {e}", i + 1))?;
             pos.make(m);
         }
         Ok(pos)
@@ -438,12 +438,11 @@ fn piece(args: PieceArgs) -> anyhow::Result<ExitCode> {
         black: args.black,
         moved: args.moved,
     };
-    let dests = destinations(&args.betza, &probe).map_err(anyhow::Error::msg)?;
+    let dests = destinations(&args.betza, &probe)?;
     if args.list {
         outln!("{}", list_line(&dests))?;
     } else {
-        let text =
-            acedrex::explore::render(&args.betza, &probe, &dests).map_err(anyhow::Error::msg)?;
+        let text = acedrex::explore::render(&args.betza, &probe, &dests)?;
         outln!("{text}")?;
     }
     Ok(ExitCode::SUCCESS)
@@ -451,7 +450,7 @@ fn piece(args: PieceArgs) -> anyhow::Result<ExitCode> {
 
 /// `acedrex perft`: the node count, or one line per root move with `--divide`.
 fn perft(args: PerftArgs) -> anyhow::Result<ExitCode> {
-    let mut pos = args.at.position().map_err(anyhow::Error::msg)?;
+    let mut pos = args.at.position()?;
     let total = if args.divide {
         let mut rows: Vec<(String, u64)> = perft::divide(&mut pos, args.depth)
             .into_iter()
@@ -471,7 +470,7 @@ fn perft(args: PerftArgs) -> anyhow::Result<ExitCode> {
 
 /// `acedrex moves`: the sorted legal moves, then the result when the game is over.
 fn moves(args: MovesArgs) -> anyhow::Result<ExitCode> {
-    let mut pos = args.at.position().map_err(anyhow::Error::msg)?;
+    let mut pos = args.at.position()?;
     let moves = pos.legal_moves();
     let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
     texts.sort();
@@ -484,7 +483,7 @@ fn moves(args: MovesArgs) -> anyhow::Result<ExitCode> {
 
 /// `acedrex show`: the board, its FEN and whether the side to move is in check.
 fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
-    let pos = args.at.position().map_err(anyhow::Error::msg)?;
+    let pos = args.at.position()?;
     out!("{}", acedrex::explore::position_text(&pos))?;
     outln!("fen {}", pos.fen())?;
     if pos.in_check() {
@@ -542,8 +541,7 @@ fn diagram(args: DiagramArgs) -> anyhow::Result<ExitCode> {
         subject,
         at: args.at,
         board,
-    })
-    .map_err(anyhow::Error::msg)?;
+    })?;
     write_output(args.output.as_deref(), &svg)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -593,9 +591,8 @@ fn fmax(args: FmaxArgs) -> anyhow::Result<ExitCode> {
     let variants = names
         .iter()
         .map(|n| acedrex::variant::load(n))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(anyhow::Error::msg)?;
-    let (text, warnings) = acedrex::fmax::export(&variants).map_err(anyhow::Error::msg)?;
+        .collect::<Result<Vec<_>, _>>()?;
+    let (text, warnings) = acedrex::fmax::export(&variants)?;
     for w in warnings {
         eprintln!("warning: {w}");
     }
@@ -622,8 +619,7 @@ fn fmax_import(args: FmaxImportArgs) -> anyhow::Result<ExitCode> {
 
 /// `acedrex bench`: fixed-depth searches of fixed positions.
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let text =
-        acedrex::cli::bench(args.variant.as_deref(), args.depth).map_err(anyhow::Error::msg)?;
+    let text = acedrex::cli::bench(args.variant.as_deref(), args.depth)?;
     outln!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -637,16 +633,15 @@ fn go(args: GoArgs) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     let at = &args.at;
-    let text = acedrex::cli::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)
-        .map_err(anyhow::Error::msg)?;
+    let text = acedrex::cli::go_command(&at.variant, at.fen.as_deref(), &at.moves, &limits)?;
     outln!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `acedrex pieces`: each piece's Betza, compiled table and movement diagram.
 fn pieces(args: PiecesArgs) -> anyhow::Result<ExitCode> {
-    let v = acedrex::variant::load(&args.variant).map_err(anyhow::Error::msg)?;
-    let text = acedrex::explore::pieces_text(&v).map_err(anyhow::Error::msg)?;
+    let v = acedrex::variant::load(&args.variant)?;
+    let text = acedrex::explore::pieces_text(&v)?;
     out!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -736,10 +731,13 @@ fn file_error(path: &Path, e: std::io::Error) -> anyhow::Error {
 
 /// Reading stopped at the other end of a pipe (`acedrex ... | head`): nothing more to say.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    let io = e
+        .downcast_ref::<std::io::Error>()
+        .or(match e.downcast_ref() {
+            Some(acedrex::play::PlayError::Io(io)) => Some(io),
+            _ => None,
+        });
+    io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 /// No subcommand: a terminal game when a person is at the terminal, else the protocol that the

@@ -9,14 +9,36 @@
 
 pub mod svg;
 
-use crate::betza;
-use crate::explore::{Destination, Probe, destinations};
+use crate::explore::{Destination, ExploreError, Probe, destinations};
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of};
-use crate::legs::{self, Cont, Leg, Path};
+use crate::legs::{Cont, Leg, Path};
 use crate::position::{Position, Side};
 use std::collections::BTreeMap;
 use svg::{CAPTURE, Canvas, INITIAL, MOVE, Mark};
+
+/// Why a diagram could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum DiagramError {
+    #[error(transparent)]
+    Load(#[from] crate::variant::LoadError),
+    /// The Betza string or the square it is drawn from.
+    #[error(transparent)]
+    Piece(#[from] ExploreError),
+    #[error("{variant} has no piece `{letter}` (pieces: {known})")]
+    NoSuchPiece {
+        variant: String,
+        letter: char,
+        known: String,
+    },
+    #[error("{0}")]
+    Fen(crate::position::FenError),
+    #[error("move {index}: {error}")]
+    Move {
+        index: usize,
+        error: crate::pgn::SanError,
+    },
+}
 
 /// What to draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,38 +78,45 @@ impl Default for DiagramOptions {
 }
 
 /// The SVG text the options describe.
-pub fn diagram(opts: &DiagramOptions) -> Result<String, String> {
+pub fn diagram(opts: &DiagramOptions) -> Result<String, DiagramError> {
     let variant = crate::variant::load(&opts.variant)?;
     let (files, ranks) = opts.board.unwrap_or((variant.files, variant.ranks));
     match &opts.subject {
         Subject::Piece(l) => {
             let i = variant.piece_index(*l).ok_or_else(|| {
                 let known: String = variant.pieces.iter().map(|p| p.letter).collect();
-                format!("{} has no piece `{l}` (pieces: {known})", variant.name)
+                DiagramError::NoSuchPiece {
+                    variant: variant.name.clone(),
+                    letter: *l,
+                    known,
+                }
             })?;
             let p = &variant.pieces[i];
             let title = format!("{} ({}): {}", capitalise(&p.name), p.letter, p.betza_text);
-            movement(
+            Ok(movement(
                 &title,
                 &p.betza_text,
                 p.letter,
                 files,
                 ranks,
                 opts.at.as_deref(),
-            )
+            )?)
         }
-        Subject::Betza(b) => movement(b, b, '?', files, ranks, opts.at.as_deref()),
+        Subject::Betza(b) => Ok(movement(b, b, '?', files, ranks, opts.at.as_deref())?),
         Subject::Fen(fen) => {
             let game = Game::new(variant);
-            let pos = Position::from_fen(&game, fen).map_err(|e| e.to_string())?;
+            let pos = Position::from_fen(&game, fen).map_err(DiagramError::Fen)?;
             Ok(position(&pos, &format!("{}: {fen}", game.variant.name)))
         }
         Subject::Moves(moves) => {
             let game = Game::new(variant);
             let mut pos = Position::start(&game);
             for (i, text) in moves.split_whitespace().enumerate() {
-                let m = crate::pgn::parse_san(&mut pos, text)
-                    .map_err(|e| format!("move {}: {e}", i + 1))?;
+                let m =
+                    crate::pgn::parse_san(&mut pos, text).map_err(|error| DiagramError::Move {
+                        index: i + 1,
+                        error,
+                    })?;
                 pos.make(m);
             }
             Ok(position(
@@ -194,7 +223,7 @@ fn reach(
     ranks: u8,
     at: &str,
     moved: bool,
-) -> Result<BTreeMap<(i32, i32), Mark>, String> {
+) -> Result<BTreeMap<(i32, i32), Mark>, ExploreError> {
     let base = Probe {
         files,
         ranks,
@@ -237,19 +266,22 @@ pub fn movement(
     files: u8,
     ranks: u8,
     at: Option<&str>,
-) -> Result<String, String> {
-    let parsed = betza::parse(betza_text).map_err(|e| format!("{betza_text}: {e}"))?;
-    let paths = legs::compile(&parsed).map_err(|e| format!("{betza_text}: {e}"))?;
+) -> Result<String, ExploreError> {
+    let (_, paths) = crate::explore::compile(betza_text)?;
     let default_at = format!(
         "{}{}",
         (b'a' + (files - 1) / 2) as char,
         (ranks - 1) / 2 + 1
     );
     let at = at.unwrap_or(&default_at);
-    let (at_cell, n) = parse_square(at, files, ranks)
-        .ok_or_else(|| format!("`{at}` is not a square of a {files}x{ranks} board"))?;
+    let not_a_square = || ExploreError::NotASquare {
+        square: at.to_string(),
+        files,
+        ranks,
+    };
+    let (at_cell, n) = parse_square(at, files, ranks).ok_or_else(not_a_square)?;
     if n != at.len() {
-        return Err(format!("`{at}` is not a square of a {files}x{ranks} board"));
+        return Err(not_a_square());
     }
     let origin = (i32::from(file_of(at_cell)), i32::from(rank_of(at_cell)));
     // Regular moves are those of a piece that has moved; the rest of an unmoved piece's are initial.

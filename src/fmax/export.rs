@@ -716,7 +716,7 @@ fn mobility(v: &Variant, betza_text: &str) -> Result<f64, Inexpressible> {
                 moved: true,
             };
             total += destinations(betza_text, &probe)
-                .map_err(Inexpressible::Mobility)?
+                .map_err(|e| Inexpressible::Mobility(e.to_string()))?
                 .len();
             squares += 1;
         }

@@ -88,7 +88,8 @@ pub fn generate(
     opts: &OpeningOptions,
     on_progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Suite, LabError> {
-    let variant = crate::variant::load(&opts.variant).map_err(LabError::Variant)?;
+    let variant =
+        crate::variant::load(&opts.variant).map_err(|e| LabError::Variant(e.to_string()))?;
     let game: Arc<Game> = Game::new(variant);
     let start = Position::start(&game);
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);

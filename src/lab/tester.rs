@@ -297,7 +297,8 @@ fn score_text(s: f64) -> &'static str {
 
 /// Runs (or resumes) an SPRT; returns the final record. Progress goes to stderr.
 pub fn run(opts: &SprtOptions) -> Result<Record, LabError> {
-    let variant = crate::variant::load(&opts.variant).map_err(LabError::Variant)?;
+    let variant =
+        crate::variant::load(&opts.variant).map_err(|e| LabError::Variant(e.to_string()))?;
     if variant.dice.is_some() {
         return Err(LabError::Usage(
             "dice variants need the referee to roll for the engines; UCI has no roll".into(),

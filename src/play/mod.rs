@@ -13,7 +13,6 @@ use crate::pgn::{self, PgnGame, Ply};
 use crate::position::{Move, Position, Side};
 use crate::rules::{GameEnd, Winner};
 use crate::search::Engine;
-use anyhow::Context;
 use engine::Turn;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -96,8 +95,29 @@ impl Default for PlayOptions {
     }
 }
 
+/// Why a game in the terminal or a selfplay run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error(transparent)]
+    Load(#[from] crate::variant::LoadError),
+    #[error(transparent)]
+    Fen(#[from] crate::position::FenError),
+    /// Reading the player's input or writing the board failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error("cannot create {path}: {error}")]
+    Create { path: String, error: std::io::Error },
+    #[error("the die selects no piece that can move")]
+    NoRollableMove,
+    #[error("the engine found no move in a position that is not over")]
+    NoEngineMove,
+}
+
+/// Results of the play loop.
+pub type Result<T> = std::result::Result<T, PlayError>;
+
 /// Plays in the terminal: stdin in, stdout out.
-pub fn play(opts: PlayOptions) -> anyhow::Result<()> {
+pub fn play(opts: PlayOptions) -> Result<()> {
     let stdout = std::io::stdout();
     let color = opts.color.enabled(stdout.is_terminal());
     let stdin = std::io::stdin();
@@ -110,7 +130,7 @@ pub fn run(
     color: bool,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let mut s = Session::new(opts, color)?;
     s.banner(out)?;
     s.advance(out)?;
@@ -172,8 +192,8 @@ fn side_name(side: Side) -> &'static str {
 }
 
 impl Session {
-    fn new(opts: &PlayOptions, color: bool) -> anyhow::Result<Session> {
-        let mut variant = crate::variant::load(&opts.variant).map_err(anyhow::Error::msg)?;
+    fn new(opts: &PlayOptions, color: bool) -> Result<Session> {
+        let mut variant = crate::variant::load(&opts.variant)?;
         if opts.dice {
             variant = engine::with_dice(variant);
         }
@@ -224,7 +244,7 @@ impl Session {
         }
     }
 
-    fn banner(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn banner(&self, out: &mut dyn Write) -> Result<()> {
         let v = &self.game.variant;
         let who = match self.seat {
             Seat::White => "You play White against acedrex.".to_string(),
@@ -275,7 +295,7 @@ impl Session {
     }
 
     /// Plays forced and engine plies until the human is to move or the game ends.
-    fn advance(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn advance(&mut self, out: &mut dyn Write) -> Result<()> {
         loop {
             if self.over.is_some() {
                 return Ok(());
@@ -310,7 +330,7 @@ impl Session {
                         self.dirty = true;
                         continue;
                     }
-                    None => anyhow::bail!("the die selects no piece that can move"),
+                    None => return Err(PlayError::NoRollableMove),
                 }
             }
             if self.human(side) {
@@ -322,7 +342,7 @@ impl Session {
             let roll = self.roll.as_ref().map(|r| r.0);
             let limits = self.limits();
             let Some(m) = engine::choose(&mut self.engine, &self.pos, roll, &limits) else {
-                anyhow::bail!("the engine found no move in a position that is not over");
+                return Err(PlayError::NoEngineMove);
             };
             let san = pgn::san(&mut self.pos, m);
             writeln!(out, "acedrex plays {san} ({}).", self.pos.move_text(m))?;
@@ -341,7 +361,7 @@ impl Session {
         self.dirty = true;
     }
 
-    fn roll_line(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn roll_line(&self, out: &mut dyn Write) -> Result<()> {
         if let Some((face, rerolls)) = &self.roll {
             let side = side_name(self.pos.side_to_move());
             for r in rerolls {
@@ -361,7 +381,7 @@ impl Session {
     }
 
     /// Board and status, if anything changed.
-    fn show(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn show(&mut self, out: &mut dyn Write) -> Result<()> {
         if !self.dirty {
             return Ok(());
         }
@@ -395,7 +415,7 @@ impl Session {
         text
     }
 
-    fn prompt(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn prompt(&mut self, out: &mut dyn Write) -> Result<()> {
         if self.over.is_some() {
             write!(out, "Game over> ")?;
         } else {
@@ -410,7 +430,7 @@ impl Session {
     }
 
     /// Handles one input line; false to quit.
-    fn command(&mut self, line: &str, out: &mut dyn Write) -> anyhow::Result<bool> {
+    fn command(&mut self, line: &str, out: &mut dyn Write) -> Result<bool> {
         let mut words = line.split_whitespace();
         let Some(word) = words.next() else {
             return Ok(true);
@@ -494,7 +514,7 @@ impl Session {
         })
     }
 
-    fn legend(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn legend(&self, out: &mut dyn Write) -> Result<()> {
         let v = &self.game.variant;
         let face = |l: char| {
             v.dice
@@ -518,7 +538,7 @@ impl Session {
         Ok(())
     }
 
-    fn moves_of(&mut self, arg: Option<&str>, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn moves_of(&mut self, arg: Option<&str>, out: &mut dyn Write) -> Result<()> {
         let (files, ranks) = (self.game.variant.files, self.game.variant.ranks);
         let Some((sq, _)) =
             arg.and_then(|a| parse_square(a, files, ranks).filter(|&(_, n)| n == a.len()))
@@ -568,7 +588,7 @@ impl Session {
         Ok(())
     }
 
-    fn hint(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn hint(&mut self, out: &mut dyn Write) -> Result<()> {
         if self.over.is_some() {
             writeln!(out, "The game is over.")?;
             return Ok(());
@@ -592,7 +612,7 @@ impl Session {
         Side::from_index(self.start.side_to_move().index() ^ (i % 2))
     }
 
-    fn undo(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn undo(&mut self, out: &mut dyn Write) -> Result<()> {
         let human_ply =
             (0..self.plies.len()).any(|i| self.human(self.mover(i)) && self.plies[i].mv.is_some());
         if !human_ply {
@@ -618,7 +638,7 @@ impl Session {
         Ok(())
     }
 
-    fn save(&mut self, arg: Option<&str>, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn save(&mut self, arg: Option<&str>, out: &mut dyn Write) -> Result<()> {
         let Some(path) = arg else {
             writeln!(out, "Usage: save FILE.pgn")?;
             return Ok(());
@@ -631,14 +651,14 @@ impl Session {
         g.set_tag("Black", self.player_name(Side::Black));
         g.plies = self.plies.clone();
         g.set_end(self.over);
-        match std::fs::write(path, g.to_pgn()).with_context(|| format!("cannot write {path}")) {
+        match std::fs::write(path, g.to_pgn()) {
             Ok(()) => writeln!(out, "Saved {} plies to {path}.", self.plies.len())?,
-            Err(e) => writeln!(out, "{e:#}")?,
+            Err(e) => writeln!(out, "cannot write {path}: {e}")?,
         }
         Ok(())
     }
 
-    fn human_move(&mut self, text: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn human_move(&mut self, text: &str, out: &mut dyn Write) -> Result<()> {
         if let Some(end) = self.over {
             writeln!(
                 out,

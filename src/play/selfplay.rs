@@ -1,12 +1,12 @@
 //! `acedrex selfplay N`: the engine against itself, games written as PGN as they finish, a progress
 //! bar on a terminal (nothing extra when piped) and a summary at the end.
 
+use super::PlayError;
 use super::engine::{self, Turn};
 use crate::game::Game;
 use crate::pgn::{self, PgnGame, Ply};
 use crate::position::Position;
 use crate::search::Engine;
-use anyhow::Context;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -158,16 +158,18 @@ impl Progress {
 
 /// Runs the games, writes the PGN and prints the summary (stdout, or stderr when the PGN goes to
 /// stdout). Returns the summary.
-pub fn selfplay(opts: &SelfplayOptions) -> anyhow::Result<Summary> {
-    let mut variant = crate::variant::load(&opts.variant).map_err(anyhow::Error::msg)?;
+pub fn selfplay(opts: &SelfplayOptions) -> Result<Summary, PlayError> {
+    let mut variant = crate::variant::load(&opts.variant)?;
     if opts.dice {
         variant = engine::with_dice(variant);
     }
     let game = Game::new(variant);
     let mut sink: Box<dyn Write> = match &opts.output {
         Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
+            std::fs::File::create(path).map_err(|error| PlayError::Create {
+                path: path.display().to_string(),
+                error,
+            })?,
         )),
         None => Box::new(std::io::stdout()),
     };
@@ -206,7 +208,7 @@ pub fn selfplay(opts: &SelfplayOptions) -> anyhow::Result<Summary> {
     progress.finish();
     summary.elapsed = progress.started.elapsed();
     if opts.output.is_some() {
-        print!("{summary}");
+        write!(std::io::stdout(), "{summary}")?;
     } else {
         eprint!("{summary}");
     }

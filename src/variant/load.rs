@@ -271,21 +271,35 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
     }
 }
 
+/// Why [`load`] found no variant.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    /// The file is not a valid variant: every diagnostic, rendered with its source lines.
+    #[error("{}", render(.0))]
+    Invalid(Vec<Diagnostic>),
+    #[error("unknown variant {name} (known: {known})")]
+    Unknown { name: String, known: String },
+}
+
 /// A built-in name, alias or XBoard name, else the path of a variant file.
-pub fn load(name_or_path: &str) -> Result<Variant, String> {
+pub fn load(name_or_path: &str) -> Result<Variant, LoadError> {
     if let Some(v) = builtin(name_or_path) {
         return Ok(v);
     }
     let path = Path::new(name_or_path);
     if path.is_file() {
-        let text =
-            fs::read_to_string(path).map_err(|e| format!("cannot read {name_or_path}: {e}"))?;
-        return parse_variant(name_or_path, &text).map_err(|d| render(&d));
+        let text = fs::read_to_string(path).map_err(|error| LoadError::Read {
+            path: name_or_path.to_string(),
+            error,
+        })?;
+        return parse_variant(name_or_path, &text).map_err(LoadError::Invalid);
     }
-    Err(format!(
-        "unknown variant {name_or_path} (known: {})",
-        builtin_names().join(", ")
-    ))
+    Err(LoadError::Unknown {
+        name: name_or_path.to_string(),
+        known: builtin_names().join(", "),
+    })
 }
 
 /// What `acedrex check FILE...` prints: every diagnostic of every file, then one summary line per

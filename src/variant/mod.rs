@@ -17,7 +17,7 @@ mod validate;
 mod tests;
 
 pub use diag::{Diagnostic, Source, Span, Spanned, render};
-pub use load::{builtin, builtin_names, check_files, load, parse_variant};
+pub use load::{LoadError, builtin, builtin_names, check_files, load, parse_variant};
 pub use model::*;
 pub use parse::{KEYS, parse_spec};
 pub use spec::*;

@@ -282,7 +282,7 @@ fn inherit_from_a_sibling_file_before_builtins() {
     // A file inheriting itself is a cycle.
     let selfish = dir.join("selfish.txt");
     std::fs::write(&selfish, "variant selfish\ninherit selfish\n").unwrap();
-    let e = load(selfish.to_str().unwrap()).unwrap_err();
+    let e = load(selfish.to_str().unwrap()).unwrap_err().to_string();
     assert!(e.contains("inheritance cycle"), "{e}");
     let (out, ok) = check_files(&[child.clone(), selfish]);
     assert!(!ok);
@@ -310,6 +310,8 @@ fn text_origins_inherit_only_builtins() {
 fn load_reports_unknown_names() {
     assert_eq!(load("grande-acedrex").unwrap().name, "grant-acedrex");
     let e = load("xiangqi").unwrap_err();
+    assert!(matches!(e, super::LoadError::Unknown { .. }), "{e}");
+    let e = e.to_string();
     assert!(
         e.starts_with("unknown variant xiangqi (known: grant-acedrex, "),
         "{e}"
