@@ -1,4 +1,4 @@
-//! Every case of the shared XBetza vectors (45 pieces on an empty 12×12 board, 17 blocker
+//! Every case of the XBetza test vectors (45 pieces on an empty 12×12 board, 17 blocker
 //! scenarios, all from f6): destinations must match exactly.
 //! Source: tests/data/xbetza-vectors.json, computed by an independent reference interpreter and
 //! cross-checked against XBoard's MovesFromString and Fairy-Stockfish (docs: xbetza.md §4).

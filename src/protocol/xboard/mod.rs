@@ -1,5 +1,4 @@
-//! CECP v2 (the XBoard/WinBoard engine protocol), as XBoard 4.9 speaks it: see `docs/cecp.md` in the
-//! shared folder for the exchange with Fairy-Max that this follows.
+//! CECP v2 (the XBoard/WinBoard engine protocol), as XBoard 4.9 speaks it and Fairy-Max answers it.
 //!
 //! One controller thread owns the game; the search runs on a worker thread so that `?`, `force`,
 //! `quit` and the like are handled while the engine thinks. Commands that must not overtake the move
