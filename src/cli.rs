@@ -52,12 +52,7 @@ pub fn go_command(
 ) -> Result<String, CliError> {
     let pos = setup(variant, fen, moves)?;
     let mut limits = limits.clone();
-    let unlimited = limits.depth.is_none()
-        && limits.nodes.is_none()
-        && limits.movetime.is_none()
-        && limits.wtime.is_none()
-        && limits.btime.is_none();
-    if unlimited {
+    if limits.is_unlimited() {
         // Nobody can send `stop` to a one-shot command.
         limits.depth = Some(default_depth(&pos));
         limits.infinite = false;

@@ -11,8 +11,6 @@ pub const PAD: i16 = MAX_SIDE as i16 - 1;
 pub const STRIDE: i16 = MAX_SIDE as i16 + 2 * PAD;
 /// Total cells.
 pub const CELLS: usize = (STRIDE * STRIDE) as usize;
-/// Longest step component the guard band absorbs.
-pub const MAX_LEAP: i8 = PAD as i8;
 
 /// The cell of a board square (file and rank from 0).
 #[inline]

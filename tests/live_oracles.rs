@@ -7,7 +7,7 @@ mod common;
 
 use acedrex::movegen::perft::perft;
 use acedrex::position::Position;
-use common::{Rng, fairymax_moves, game, need_file, need_program, peer_script, random_walk};
+use common::{Rng, fairymax_moves, game, need_peer_script, peer_script, random_walk};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -54,14 +54,7 @@ fn batch(script: &str, args: &[&str], lines: &[String]) -> Vec<String> {
 #[test]
 fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
     let test = "perft_equals_fairy_stockfish_on_fresh_random_positions";
-    if !need_file(test, FSF, "apt-get install -y fairy-stockfish")
-        || !need_program(
-            test,
-            "python3",
-            &["--version"],
-            "apt-get install -y python3",
-        )
-    {
+    if !need_peer_script(test, FSF, "apt-get install -y fairy-stockfish") {
         return;
     }
     let seed = seed(2026);
@@ -100,14 +93,7 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
 #[test]
 fn legal_moves_equal_fairy_max_on_fresh_random_games() {
     let test = "legal_moves_equal_fairy_max_on_fresh_random_games";
-    if !need_file(test, FAIRYMAX, "apt-get install -y fairymax")
-        || !need_program(
-            test,
-            "python3",
-            &["--version"],
-            "apt-get install -y python3",
-        )
-    {
+    if !need_peer_script(test, FAIRYMAX, "apt-get install -y fairymax") {
         return;
     }
     let g = game("grant-acedrex");

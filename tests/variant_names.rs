@@ -5,7 +5,7 @@
 mod common;
 
 use acedrex::variant::{builtin, builtin_names, load};
-use common::{need_file, need_program, peer_script};
+use common::{need_peer_script, peer_script};
 use std::collections::BTreeMap;
 use std::process::Command;
 
@@ -96,14 +96,7 @@ fn the_cli_takes_the_xboard_name() {
 fn fairy_stockfish_knows_the_names_and_means_the_same_variants() {
     const FSF: &str = "/usr/games/fairy-stockfish";
     let test = "fairy_stockfish_knows_the_names_and_means_the_same_variants";
-    if !need_file(test, FSF, "apt-get install -y fairy-stockfish")
-        || !need_program(
-            test,
-            "python3",
-            &["--version"],
-            "apt-get install -y python3",
-        )
-    {
+    if !need_peer_script(test, FSF, "apt-get install -y fairy-stockfish") {
         return;
     }
     let script = format!(

@@ -496,13 +496,8 @@ impl Session {
                 ))?;
             }
         }
-        let unlimited = limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-            && limits.wtime.is_none()
-            && limits.btime.is_none();
         // Plain `go` searches until `stop`, as in Stockfish.
-        if unlimited {
+        if limits.is_unlimited() {
             limits.infinite = true;
         }
         let ponder_limits = ponder.then(|| limits.clone());

@@ -44,6 +44,17 @@ pub struct Limits {
     pub infinite: bool,
 }
 
+impl Limits {
+    /// No depth, node, time or clock limit was given.
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.wtime.is_none()
+            && self.btime.is_none()
+    }
+}
+
 /// A score from the side to move's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {

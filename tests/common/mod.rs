@@ -133,6 +133,18 @@ pub fn need_file(test: &str, path: &str, install: &str) -> bool {
     need(test, std::path::Path::new(path).exists(), path, install)
 }
 
+/// `need` for a peer driven through the Python harness: the peer's binary and `python3`.
+#[track_caller]
+pub fn need_peer_script(test: &str, peer: &str, install: &str) -> bool {
+    need_file(test, peer, install)
+        && need_program(
+            test,
+            "python3",
+            &["--version"],
+            "apt-get install -y python3",
+        )
+}
+
 /// The repository's peer harness (tests/peers), for tests that drive a peer through it.
 pub fn peer_script(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
