@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// How long the terminal harness waits for a screen before it fails instead of blocking the run. A
+/// watchdog only: no test here asserts how long anything takes.
+const WATCHDOG: Duration = Duration::from_secs(300);
+
 fn session(opts: &PlayOptions, input: &str) -> String {
     let mut out = Vec::new();
     run(opts, false, &mut Cursor::new(input.as_bytes()), &mut out).expect("loop runs");
@@ -247,7 +251,7 @@ impl Tmux {
                 return s;
             }
             assert!(
-                start.elapsed() < Duration::from_secs(60),
+                start.elapsed() < WATCHDOG,
                 "timed out waiting for {what:?}; screen:\n{s}"
             );
             std::thread::sleep(Duration::from_millis(100));
