@@ -202,6 +202,9 @@ struct XboardArgs {
     /// Extra variant files or directories.
     #[arg(long = "variant-file")]
     variant_files: Vec<PathBuf>,
+    /// Transposition table size in MB at start-up (1 to 65536; default 16); the GUI's own setting replaces it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=acedrex::protocol::args::MAX_HASH_MB as i64))]
+    hash: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -212,6 +215,9 @@ struct UciArgs {
     /// Variant to start in (default chess, as UCI GUIs expect).
     #[arg(long)]
     variant: Option<String>,
+    /// Transposition table size in MB at start-up (1 to 65536; default 16); the GUI's own setting replaces it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=acedrex::protocol::args::MAX_HASH_MB as i64))]
+    hash: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -551,6 +557,7 @@ fn xboard(args: XboardArgs) -> anyhow::Result<ExitCode> {
     let cfg = acedrex::protocol::Config {
         variant_files: args.variant_files,
         variant: None,
+        hash_mb: args.hash.map(|mb| mb as usize),
     };
     session(Protocol::Xboard, BufReader::new(std::io::stdin()), &cfg)
 }
@@ -560,6 +567,7 @@ fn uci(args: UciArgs) -> anyhow::Result<ExitCode> {
     let cfg = acedrex::protocol::Config {
         variant_files: args.variant_files,
         variant: args.variant,
+        hash_mb: args.hash.map(|mb| mb as usize),
     };
     session(Protocol::Uci, BufReader::new(std::io::stdin()), &cfg)
 }

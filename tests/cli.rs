@@ -26,3 +26,45 @@ fn closed_pipe_ends_quietly() {
         assert!(out.status.success(), "{args:?}: {:?}", out.status);
     }
 }
+
+/// `--hash` sets the table size a protocol session starts with; out of range is refused by name.
+#[test]
+fn hash_flag_is_bounded() {
+    let run = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_acedrex"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    for protocol in ["uci", "xboard"] {
+        let out = run(&[protocol, "--hash", "0"], "");
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--hash"),
+            "{out:?}"
+        );
+    }
+    let out = run(
+        &["uci", "--hash", "1"],
+        "isready\nposition startpos\ngo depth 2\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("bestmove"), "{text}");
+    let out = run(
+        &["xboard", "--hash", "65536"],
+        "xboard\nprotover 2\nping 3\nquit\n",
+    );
+    // Where the machine cannot give that much, the default table stays and the session goes on.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pong 3"));
+}

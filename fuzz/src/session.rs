@@ -603,7 +603,11 @@ pub fn run_text(protocol: acedrex::protocol::Protocol, text: &str) {
         answered,
         quit: None,
     };
-    let config = acedrex::protocol::Config::default();
+    // A small table: every `new` clears it, and a depth-2 search needs few entries.
+    let config = acedrex::protocol::Config {
+        hash_mb: Some(1),
+        ..Default::default()
+    };
     let result = acedrex::protocol::run(protocol, io::BufReader::new(gui), sink.clone(), &config);
     let output = String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned();
     assert!(result.is_ok(), "session failed: {result:?}\n{text}");

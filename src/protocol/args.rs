@@ -6,6 +6,8 @@ use std::time::Duration;
 
 /// Largest transposition table a GUI may ask for (MB).
 pub const MAX_HASH_MB: usize = 65536;
+/// The transposition table's size when neither a flag nor the GUI has set one.
+pub const DEFAULT_HASH_MB: usize = 16;
 /// Most search threads a GUI may ask for.
 pub const MAX_THREADS: usize = 256;
 /// Deepest search a GUI may ask for (plies); the search has no use for more.

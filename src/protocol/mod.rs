@@ -44,6 +44,17 @@ pub struct Config {
     pub variant_files: Vec<PathBuf>,
     /// The variant to start in (UCI only: XBoard always names it).
     pub variant: Option<String>,
+    /// The transposition table's size in MB at start-up (default 16, at most 65536); the GUI's
+    /// own setting (`memory`, `Hash`) replaces it.
+    pub hash_mb: Option<usize>,
+}
+
+impl Config {
+    fn start_hash_mb(&self) -> usize {
+        self.hash_mb
+            .unwrap_or(args::DEFAULT_HASH_MB)
+            .clamp(1, args::MAX_HASH_MB)
+    }
 }
 
 /// How long a search still running when the input ends may go on: a script piped in wants its

@@ -11,7 +11,7 @@
 //!
 //! Non-standard debugging command: `fen` answers `info string fen <FEN of the current position>`.
 
-use super::args::{self, Arg, MAX_HASH_MB, MAX_THREADS};
+use super::args::{self, Arg, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use super::{Config, EOF_GRACE, Event, Out, Registry, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::perft;
@@ -25,7 +25,6 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-const DEFAULT_HASH_MB: usize = 16;
 const DEFAULT_VARIANT: &str = "chess";
 /// Subtrees of this many plies are counted without looking at `stop` (a fraction of a second).
 const PERFT_UNSTOPPABLE: u32 = 3;
@@ -55,6 +54,9 @@ where
         }
     }
     let mut session = Session::new(out, tx, registry);
+    if config.start_hash_mb() != DEFAULT_HASH_MB {
+        session.set_hash(config.start_hash_mb())?;
+    }
     if let Some(v) = &config.variant
         && !session.set_variant(v)?
     {

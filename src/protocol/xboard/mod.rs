@@ -13,7 +13,7 @@ mod export;
 
 pub use export::setup_lines;
 
-use super::args::{self, Arg};
+use super::args::{self, Arg, DEFAULT_HASH_MB};
 use super::{Config, EOF_GRACE, Event, Out, Registry, earliest, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::MoveError;
@@ -29,7 +29,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Hash size until XBoard sends `memory`.
-const DEFAULT_HASH_MB: usize = 16;
 /// Taken off the clock for pipe and scheduling delays, so that a move sent "just in time" arrives
 /// in time.
 const LAG: Duration = Duration::from_millis(50);
@@ -59,6 +58,9 @@ where
         }
     }
     let mut session = Session::new(out, tx, registry);
+    if config.start_hash_mb() != DEFAULT_HASH_MB {
+        session.set_hash(config.start_hash_mb())?;
+    }
     session.serve(rx)
 }
 
