@@ -14,11 +14,12 @@ pub mod piece_to_char;
 pub mod uci;
 pub mod xboard;
 
+use crate::game::Game;
 use crate::variant::Variant;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Which protocol a GUI speaks.
@@ -96,22 +97,30 @@ where
 }
 
 /// The variants a session can play: the built-ins, then user files (a later file with the same
-/// name wins).
+/// name wins). Each variant's tables are built once, when it is first played, and clones of a
+/// registry share them: every session of a process reuses the built-ins' games.
 #[derive(Debug, Clone)]
 pub struct Registry {
     variants: Vec<Variant>,
+    games: Vec<Arc<OnceLock<Arc<Game>>>>,
 }
 
 impl Registry {
     /// The built-ins only.
     pub fn builtin() -> Registry {
-        // XBoard and UCI GUIs have no dice: dice variants are for `acedrex play` and selfplay.
-        let variants = crate::variant::builtin_names()
-            .into_iter()
-            .filter_map(crate::variant::builtin)
-            .filter(|v| v.dice.is_none())
-            .collect();
-        Registry { variants }
+        static BUILTIN: OnceLock<Registry> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // XBoard and UCI GUIs have no dice: dice variants are for `acedrex play` and selfplay.
+                let variants: Vec<Variant> = crate::variant::builtin_names()
+                    .into_iter()
+                    .filter_map(crate::variant::builtin)
+                    .filter(|v| v.dice.is_none())
+                    .collect();
+                let games = variants.iter().map(|_| Arc::default()).collect();
+                Registry { variants, games }
+            })
+            .clone()
     }
 
     /// The built-ins plus `files`; the second value lists what failed to load.
@@ -165,6 +174,7 @@ impl Registry {
                 Ok(v) => {
                     names.push(v.name.clone());
                     self.variants.push(v);
+                    self.games.push(Arc::default());
                 }
                 Err(e) => errors.push(e),
             }
@@ -178,6 +188,20 @@ impl Registry {
 
     /// A variant by canonical name, alias or XBoard name (ASCII case ignored); `standard` is chess.
     pub fn find(&self, name: &str) -> Option<&Variant> {
+        self.index(name).map(|i| &self.variants[i])
+    }
+
+    /// The game of [`Registry::find`]'s variant, its tables built on first use.
+    pub fn game(&self, name: &str) -> Option<Arc<Game>> {
+        let i = self.index(name)?;
+        Some(
+            self.games[i]
+                .get_or_init(|| Game::new(self.variants[i].clone()))
+                .clone(),
+        )
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
         let name = name.trim();
         let name = if name.eq_ignore_ascii_case("standard") {
             "chess"
@@ -185,11 +209,12 @@ impl Registry {
             name
         };
         let is = |s: &str| s.eq_ignore_ascii_case(name);
-        let rev = || self.variants.iter().rev();
+        let rev = || self.variants.iter().enumerate().rev();
         rev()
-            .find(|v| is(&v.name))
-            .or_else(|| rev().find(|v| v.aliases.iter().any(|a| is(a))))
-            .or_else(|| rev().find(|v| is(&v.xboard_name)))
+            .find(|(_, v)| is(&v.name))
+            .or_else(|| rev().find(|(_, v)| v.aliases.iter().any(|a| is(a))))
+            .or_else(|| rev().find(|(_, v)| is(&v.xboard_name)))
+            .map(|(i, _)| i)
     }
 
     /// Canonical names, each once, built-ins first.
@@ -305,10 +330,28 @@ impl Write for SharedBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
 
     fn game(name: &str) -> Arc<Game> {
         Game::new(crate::variant::builtin(name).unwrap())
+    }
+
+    /// Sessions share the built-ins' tables; a user file of the same name gets its own.
+    #[test]
+    fn registries_build_each_game_once() {
+        let (a, b) = (Registry::builtin(), Registry::builtin());
+        let chess = a.game("normal").unwrap();
+        assert!(Arc::ptr_eq(&chess, &b.game("chess").unwrap()));
+        assert!(Arc::ptr_eq(&chess, &a.game("fide").unwrap()));
+        let dir = std::env::temp_dir().join(format!("acedrex-registry-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("chess.txt");
+        std::fs::write(&file, "variant chess\ninherit capablanca\n").unwrap();
+        let mut c = Registry::builtin();
+        c.load_path(&file.to_string_lossy()).unwrap();
+        let own = c.game("chess").unwrap();
+        assert!(!Arc::ptr_eq(&chess, &own));
+        assert!(Arc::ptr_eq(&own, &c.game("chess").unwrap()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// GUIs' FEN dialects read as acedrex's own: XBoard's 5-field FEN with file letters for an

@@ -13,7 +13,6 @@
 
 use super::args::{self, Arg, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use super::{Config, EOF_GRACE, Event, Out, Registry, printable, spawn_reader};
-use crate::game::Game;
 use crate::movegen::perft;
 use crate::position::{Move, Position};
 use crate::search::{Engine, Info, Limits, SearchResult};
@@ -53,9 +52,13 @@ where
             out.line(&format!("info string error {}", printable(l)))?;
         }
     }
-    let mut session = Session::new(out, tx, registry);
-    if config.start_hash_mb() != DEFAULT_HASH_MB {
-        session.set_hash(config.start_hash_mb())?;
+    let want = config.start_hash_mb();
+    let mut session = Session::new(out, tx, registry, want);
+    if session.hash_mb != want {
+        session.error(&format!(
+            "--hash {want}: not available, the table is {} MB",
+            session.hash_mb
+        ))?;
     }
     if let Some(v) = &config.variant
         && !session.set_variant(v)?
@@ -109,20 +112,20 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, tx: Sender<Event>, registry: Registry) -> Session {
-        let v = registry
-            .find(DEFAULT_VARIANT)
-            .cloned()
-            .expect("built-in chess");
-        let game = Game::new(v.clone());
+    fn new(out: Out, tx: Sender<Event>, registry: Registry, hash_mb: usize) -> Session {
+        let game = registry.game(DEFAULT_VARIANT).expect("built-in chess");
+        let mut engine = Engine::new(hash_mb, 1);
+        if engine.hash_mb() != hash_mb {
+            engine.set_hash(DEFAULT_HASH_MB);
+        }
         Session {
             out,
             tx,
             registry,
-            variant: v.name,
+            variant: game.variant.name.clone(),
             pos: Position::start(&game),
-            engine: Some(Engine::new(DEFAULT_HASH_MB, 1)),
-            hash_mb: DEFAULT_HASH_MB,
+            hash_mb: engine.hash_mb(),
+            engine: Some(engine),
             threads: 1,
             clear_pending: false,
             search: None,
@@ -372,11 +375,10 @@ impl Session {
 
     /// Switches to a variant's start position; false if the name is unknown.
     fn set_variant(&mut self, name: &str) -> io::Result<bool> {
-        let Some(v) = self.registry.find(name).cloned() else {
+        let Some(game) = self.registry.game(name) else {
             return Ok(false);
         };
-        let game = Game::new(v.clone());
-        self.variant = v.name;
+        self.variant = game.variant.name.clone();
         self.pos = Position::start(&game);
         Ok(true)
     }
@@ -733,14 +735,21 @@ mod tests {
     use crate::protocol::SharedBuf;
 
     fn chess() -> Position {
-        Position::start(&Game::new(crate::variant::builtin("chess").unwrap()))
+        Position::start(&crate::game::Game::new(
+            crate::variant::builtin("chess").unwrap(),
+        ))
     }
 
     #[test]
     fn a_panicking_search_still_answers_and_leaves_a_fresh_engine() {
         let buf = SharedBuf::default();
         let (tx, _rx) = mpsc::channel();
-        let mut s = Session::new(Out::new(buf.clone()), tx, Registry::builtin());
+        let mut s = Session::new(
+            Out::new(buf.clone()),
+            tx,
+            Registry::builtin(),
+            DEFAULT_HASH_MB,
+        );
         s.engine = None;
         s.search = Some(Running {
             id: 0,

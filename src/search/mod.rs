@@ -134,14 +134,22 @@ struct GameData {
 impl Engine {
     /// `hash_mb`: transposition table size in MB (memory stays within it); `threads`: Lazy SMP
     /// workers (1 = deterministic).
+    /// When `hash_mb` cannot be had, the table is 1 MB ([`Engine::hash_mb`] tells).
     pub fn new(hash_mb: usize, threads: usize) -> Engine {
-        Engine {
-            tt: Tt::new(hash_mb),
-            hash_mb: hash_mb.max(1),
+        let mut engine = Engine {
+            tt: Tt::new(1),
+            hash_mb: 1,
             threads: threads.max(1),
             cache: None,
             memory: Vec::new(),
-        }
+        };
+        engine.set_hash(hash_mb);
+        engine
+    }
+
+    /// The transposition table's size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
     }
 
     /// Resizes the transposition table to `mb` megabytes (1 to 1 TB) and returns the size in

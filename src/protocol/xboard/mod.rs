@@ -19,7 +19,6 @@ use crate::game::Game;
 use crate::movegen::MoveError;
 use crate::position::{Move, Position, Setup, Side};
 use crate::search::{Engine, Info, Limits, Score, SearchResult};
-use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -57,9 +56,13 @@ where
             out.line(&format!("# {l}"))?;
         }
     }
-    let mut session = Session::new(out, tx, registry);
-    if config.start_hash_mb() != DEFAULT_HASH_MB {
-        session.set_hash(config.start_hash_mb())?;
+    let want = config.start_hash_mb();
+    let mut session = Session::new(out, tx, registry, want);
+    if session.hash_mb != want {
+        session.send(&format!(
+            "# --hash {want}: not available, the hash table is {} MB",
+            session.hash_mb
+        ))?;
     }
     session.serve(rx)
 }
@@ -159,25 +162,20 @@ struct Session {
     eof_cap: Option<Instant>,
 }
 
-fn new_game(v: &Variant) -> Arc<Game> {
-    Game::new(v.clone())
-}
-
 impl Session {
-    fn new(out: Out, tx: Sender<Event>, registry: Registry) -> Session {
-        let chess = registry
-            .find("normal")
-            .cloned()
-            .or_else(|| crate::variant::builtin("chess"))
-            .expect("built-in chess");
-        let game = new_game(&chess);
+    fn new(out: Out, tx: Sender<Event>, registry: Registry, hash_mb: usize) -> Session {
+        let game = registry.game("normal").expect("built-in chess");
+        let mut engine = Engine::new(hash_mb, 1);
+        if engine.hash_mb() != hash_mb {
+            engine.set_hash(DEFAULT_HASH_MB);
+        }
         Session {
             out,
             tx,
             registry,
             pos: Position::start(&game),
-            engine: Some(Engine::new(DEFAULT_HASH_MB, 1)),
-            hash_mb: DEFAULT_HASH_MB,
+            hash_mb: engine.hash_mb(),
+            engine: Some(engine),
             threads: 1,
             search: None,
             next_id: 0,
@@ -358,9 +356,8 @@ impl Session {
             | "ics" | "hint" | "bk" | "easy" | "hard" | "." | "draw" => Ok(()),
             "protover" => self.features(),
             "new" => {
-                let chess = self.registry.find("normal").cloned();
-                if let Some(v) = chess {
-                    self.set_variant(&v, false)?;
+                if let Some(chess) = self.registry.game("normal") {
+                    self.set_variant(&chess, false)?;
                 }
                 self.force = false;
                 self.engine_side = Side::Black;
@@ -372,8 +369,8 @@ impl Session {
                 }
                 Ok(())
             }
-            "variant" => match self.registry.find(rest).cloned() {
-                Some(v) => self.set_variant(&v, true),
+            "variant" => match self.registry.game(rest) {
+                Some(g) => self.set_variant(&g, true),
                 None => self.send(&format!("Error (unsupported variant): {line}")),
             },
             "force" => {
@@ -503,9 +500,9 @@ impl Session {
     }
 
     /// Switches variant; after `variant`, an engine-defined variant's board and pieces are sent.
-    fn set_variant(&mut self, v: &Variant, announce: bool) -> io::Result<()> {
-        let game = new_game(v);
-        self.pos = Position::start(&game);
+    fn set_variant(&mut self, game: &Arc<Game>, announce: bool) -> io::Result<()> {
+        let v = &game.variant;
+        self.pos = Position::start(game);
         if announce {
             for l in setup_lines(v) {
                 self.send(&l)?;
@@ -941,7 +938,12 @@ mod tests {
     fn session() -> (Session, SharedBuf, Receiver<Event>) {
         let buf = SharedBuf::default();
         let (tx, rx) = mpsc::channel();
-        let s = Session::new(Out::new(buf.clone()), tx, Registry::builtin());
+        let s = Session::new(
+            Out::new(buf.clone()),
+            tx,
+            Registry::builtin(),
+            DEFAULT_HASH_MB,
+        );
         (s, buf, rx)
     }
 
@@ -975,7 +977,7 @@ mod tests {
             .lines()
             .find_map(|l| l.strip_prefix("move "))
             .unwrap_or_else(|| panic!("no move: {out}"));
-        let game = new_game(&crate::variant::builtin("chess").unwrap());
+        let game = Registry::builtin().game("chess").unwrap();
         assert!(Position::start(&game).parse_move(mv).is_ok(), "{out}");
         assert!(out.contains("# the search failed"), "{out}");
         assert!(s.engine.is_some());
