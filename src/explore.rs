@@ -8,6 +8,7 @@ use crate::position::{Position, Setup, Side};
 use crate::variant::{
     BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
 };
+use std::sync::Arc;
 
 /// Why a piece could not be tried.
 #[derive(Debug, thiserror::Error)]
@@ -118,7 +119,17 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
 
 /// Destinations of `betza_text` on the probe board, sorted by file then rank.
 pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>, ExploreError> {
-    let game = Game::new(probe_variant(betza_text, probe.files, probe.ranks)?);
+    destinations_in(&probe_game(betza_text, probe.files, probe.ranks)?, probe)
+}
+
+/// The probe game for a piece on a `files`×`ranks` board: build it once to ask
+/// [`destinations_in`] about many squares.
+pub fn probe_game(betza_text: &str, files: u8, ranks: u8) -> Result<Arc<Game>, ExploreError> {
+    Ok(Game::new(probe_variant(betza_text, files, ranks)?))
+}
+
+/// [`destinations`] in a game made by [`probe_game`] for the probe's board.
+pub fn destinations_in(game: &Arc<Game>, probe: &Probe) -> Result<Vec<Destination>, ExploreError> {
     let square = |s: &str| {
         parse_square(s, probe.files, probe.ranks)
             .filter(|&(_, n)| n == s.len())
@@ -146,7 +157,7 @@ pub fn destinations(betza_text: &str, probe: &Probe) -> Result<Vec<Destination>,
     for e in &probe.enemies {
         place(square(e)?, !side, 'O');
     }
-    let mut pos = Position::from_setup(&game, &setup).map_err(ExploreError::Position)?;
+    let mut pos = Position::from_setup(game, &setup).map_err(ExploreError::Position)?;
     if probe.moved {
         pos.virgin = [false; crate::geometry::CELLS];
     } else {
@@ -240,7 +251,8 @@ pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String
         black: false,
         moved: false,
     };
-    let quiet = destinations(betza_text, &base)?;
+    let game = probe_game(betza_text, files, ranks)?;
+    let quiet = destinations_in(&game, &base)?;
     let mut grid = vec![vec!['.'; files as usize]; ranks as usize];
     for f in 0..files {
         for r in 0..ranks {
@@ -255,7 +267,7 @@ pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String
                 enemies: vec![name],
                 ..base.clone()
             };
-            let captures = destinations(betza_text, &probe)?
+            let captures = destinations_in(&game, &probe)?
                 .iter()
                 .any(|d| d.cell == c && d.capture);
             grid[r as usize][f as usize] = match (moves, captures) {

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     let (files, _skipped) = acedrex::fmax::import(text);
-    // Two blocks at most: exporting (its mobility estimate walks every square) dominates the run.
+    // Two blocks at most keep one run short: each builds a game and its export builds another.
     for (name, file) in files.into_iter().take(2) {
         let Ok(v) = acedrex::variant::parse_variant(&name, &file) else {
             continue;

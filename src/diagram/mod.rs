@@ -9,7 +9,7 @@
 
 pub mod svg;
 
-use crate::explore::{Destination, ExploreError, Probe, destinations};
+use crate::explore::{Destination, ExploreError, Probe, destinations_in, probe_game};
 use crate::game::Game;
 use crate::geometry::{file_of, parse_square, rank_of};
 use crate::legs::{Cont, Leg, Path};
@@ -233,7 +233,8 @@ fn reach(
         black: false,
         moved,
     };
-    let quiet = destinations(betza_text, &base)?;
+    let game = probe_game(betza_text, files, ranks)?;
+    let quiet = destinations_in(&game, &base)?;
     let mut captures = Vec::new();
     let all: Vec<(i32, i32)> = (0..i32::from(ranks))
         .flat_map(|r| (0..i32::from(files)).map(move |f| (f, r)))
@@ -248,7 +249,7 @@ fn reach(
             ..base.clone()
         };
         let cell = crate::geometry::cell(f as u8, r as u8);
-        if destinations(betza_text, &probe)?
+        if destinations_in(&game, &probe)?
             .iter()
             .any(|d| d.cell == cell && d.capture)
         {

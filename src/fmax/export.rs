@@ -6,7 +6,7 @@
 
 use super::rays::{Ray, step_of};
 use crate::betza;
-use crate::explore::{Probe, destinations};
+use crate::explore::{Probe, destinations_in, probe_game};
 use crate::legs::{self, Cont, Leg, Path, Stop};
 use crate::variant::{BareKing, Outcome, PromotionTarget, Variant};
 use std::fmt::Write;
@@ -701,6 +701,8 @@ fn check_by_file(v: &Variant, white: &[Option<usize>], letters: &[char]) -> Resu
 
 /// Average number of destinations of a moved piece over every square of the empty board.
 fn mobility(v: &Variant, betza_text: &str) -> Result<f64, Inexpressible> {
+    let game = probe_game(betza_text, v.files, v.ranks)
+        .map_err(|e| Inexpressible::Mobility(e.to_string()))?;
     let mut total = 0usize;
     let mut squares = 0usize;
     for f in 0..v.files {
@@ -715,7 +717,7 @@ fn mobility(v: &Variant, betza_text: &str) -> Result<f64, Inexpressible> {
                 black: false,
                 moved: true,
             };
-            total += destinations(betza_text, &probe)
+            total += destinations_in(&game, &probe)
                 .map_err(|e| Inexpressible::Mobility(e.to_string()))?
                 .len();
             squares += 1;
