@@ -1,5 +1,5 @@
 //! Live cross-checks against engines we did not write, on fresh positions from seeded random play:
-//! Fairy-Stockfish's `go perft` (chess, shatranj, courier, capablanca, makruk) and Fairy-Max's legal
+//! Fairy-Stockfish's `go perft` (every variant in FAIRY_STOCKFISH_VARIANTS) and Fairy-Max's legal
 //! moves for Grant Acedrex, both driven through the repository's peer harness (tests/peers). A missing
 //! peer skips with a message, and fails under CI=true.
 
@@ -13,6 +13,29 @@ use std::process::{Command, Stdio};
 
 const FSF: &str = "/usr/games/fairy-stockfish";
 const FAIRYMAX: &str = "/usr/games/fairymax";
+
+/// The shipped variants Fairy-Stockfish plays under the same name, checked live against its perft.
+const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
+    "chess",
+    "shatranj",
+    "courier",
+    "capablanca",
+    "makruk",
+    "nocastle",
+    "amazon",
+    "hoppelpoppel",
+    "newzealand",
+    "knightmate",
+    "almost",
+    "chigorin",
+    "gardner",
+    "losalamos",
+    "gothic",
+    "embassy",
+    "centaur",
+    "modern",
+    "chancellor",
+];
 
 fn seed(default: u64) -> u64 {
     std::env::var("ACEDREX_SEED")
@@ -59,7 +82,7 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
     }
     let seed = seed(2026);
     let mut checked = 0;
-    for variant in ["chess", "shatranj", "courier", "capablanca", "makruk"] {
+    for variant in FAIRY_STOCKFISH_VARIANTS {
         let g = game(variant);
         let mut rng = Rng(seed ^ variant.len() as u64);
         let mut cases = Vec::new();
@@ -87,7 +110,10 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
             checked += 1;
         }
     }
-    assert!(checked >= 10, "only {checked} positions compared");
+    assert!(
+        checked >= 2 * FAIRY_STOCKFISH_VARIANTS.len(),
+        "only {checked} positions compared"
+    );
 }
 
 #[test]

@@ -111,6 +111,76 @@ fn makruk_matches_fairy_stockfish() {
     run_suite("makruk", include_str!("perft/makruk.epd"));
 }
 
+#[test]
+fn nocastle_matches_fairy_stockfish() {
+    run_suite("nocastle", include_str!("perft/nocastle.epd"));
+}
+
+#[test]
+fn amazon_matches_fairy_stockfish() {
+    run_suite("amazon", include_str!("perft/amazon.epd"));
+}
+
+#[test]
+fn hoppelpoppel_matches_fairy_stockfish() {
+    run_suite("hoppelpoppel", include_str!("perft/hoppelpoppel.epd"));
+}
+
+#[test]
+fn newzealand_matches_fairy_stockfish() {
+    run_suite("newzealand", include_str!("perft/newzealand.epd"));
+}
+
+#[test]
+fn knightmate_matches_fairy_stockfish() {
+    run_suite("knightmate", include_str!("perft/knightmate.epd"));
+}
+
+#[test]
+fn almost_matches_fairy_stockfish() {
+    run_suite("almost", include_str!("perft/almost.epd"));
+}
+
+#[test]
+fn chigorin_matches_fairy_stockfish() {
+    run_suite("chigorin", include_str!("perft/chigorin.epd"));
+}
+
+#[test]
+fn gardner_matches_fairy_stockfish() {
+    run_suite("gardner", include_str!("perft/gardner.epd"));
+}
+
+#[test]
+fn losalamos_matches_fairy_stockfish() {
+    run_suite("losalamos", include_str!("perft/losalamos.epd"));
+}
+
+#[test]
+fn gothic_matches_fairy_stockfish() {
+    run_suite("gothic", include_str!("perft/gothic.epd"));
+}
+
+#[test]
+fn embassy_matches_fairy_stockfish() {
+    run_suite("embassy", include_str!("perft/embassy.epd"));
+}
+
+#[test]
+fn centaur_matches_fairy_stockfish() {
+    run_suite("centaur", include_str!("perft/centaur.epd"));
+}
+
+#[test]
+fn modern_matches_fairy_stockfish() {
+    run_suite("modern", include_str!("perft/modern.epd"));
+}
+
+#[test]
+fn chancellor_matches_fairy_stockfish() {
+    run_suite("chancellor", include_str!("perft/chancellor.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]
@@ -119,6 +189,10 @@ fn colour_flipped_positions_have_equal_perft() {
         ("chess", include_str!("perft/chess.epd")),
         ("courier", include_str!("perft/courier.epd")),
         ("makruk", include_str!("perft/makruk.epd")),
+        ("knightmate", include_str!("perft/knightmate.epd")),
+        ("embassy", include_str!("perft/embassy.epd")),
+        ("modern", include_str!("perft/modern.epd")),
+        ("gardner", include_str!("perft/gardner.epd")),
     ] {
         let game = game(variant);
         for case in read_suite(text).iter().take(6) {

@@ -20,6 +20,20 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("shatranj", &["shatranj"]),
     ("courier", &["courier"]),
     ("makruk", &["makruk"]),
+    ("nocastle", &["nocastle"]),
+    ("amazon", &["amazon"]),
+    ("hoppelpoppel", &["hoppelpoppel"]),
+    ("newzealand", &["newzealand"]),
+    ("knightmate", &["knightmate"]),
+    ("almost", &["almost"]),
+    ("chigorin", &["chigorin"]),
+    ("gardner", &["gardner"]),
+    ("losalamos", &["losalamos"]),
+    ("gothic", &["gothic"]),
+    ("embassy", &["embassy"]),
+    ("centaur", &["centaur"]),
+    ("modern", &["modern"]),
+    ("chancellor", &["chancellor"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -33,6 +33,23 @@ const BUILTINS: &[(&str, &str)] = &[
     ("shatranj", include_str!("../../variants/shatranj.txt")),
     ("courier", include_str!("../../variants/courier.txt")),
     ("makruk", include_str!("../../variants/makruk.txt")),
+    ("nocastle", include_str!("../../variants/nocastle.txt")),
+    ("amazon", include_str!("../../variants/amazon.txt")),
+    (
+        "hoppelpoppel",
+        include_str!("../../variants/hoppelpoppel.txt"),
+    ),
+    ("newzealand", include_str!("../../variants/newzealand.txt")),
+    ("knightmate", include_str!("../../variants/knightmate.txt")),
+    ("almost", include_str!("../../variants/almost.txt")),
+    ("chigorin", include_str!("../../variants/chigorin.txt")),
+    ("gardner", include_str!("../../variants/gardner.txt")),
+    ("losalamos", include_str!("../../variants/losalamos.txt")),
+    ("gothic", include_str!("../../variants/gothic.txt")),
+    ("embassy", include_str!("../../variants/embassy.txt")),
+    ("centaur", include_str!("../../variants/centaur.txt")),
+    ("modern", include_str!("../../variants/modern.txt")),
+    ("chancellor", include_str!("../../variants/chancellor.txt")),
 ];
 
 /// How deep `inherit` may nest; a longer chain is surely a cycle through differently named files.

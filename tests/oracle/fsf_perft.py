@@ -15,7 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'peers'))
 from fairy_stockfish import Fsf  # noqa: E402  (the one Fairy-Stockfish driver)
 
-VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk']
+VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
+            'nocastle', 'amazon', 'hoppelpoppel', 'newzealand', 'knightmate', 'almost', 'chigorin', 'gardner',
+            'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 LETTERS = {
@@ -25,6 +27,22 @@ LETTERS = {
                'non-royal king), w wazir, k king',
     'capablanca': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'makruk': 'p pawn, n knight, s khon (silver general: fF + fW), m met (fers), r rook, k king',
+    'nocastle': 'p pawn, n knight, b bishop, r rook, q queen, k king',
+    'amazon': 'p pawn, n knight, b bishop, r rook, a amazon (Q+N), k king',
+    'hoppelpoppel': 'p pawn, n knibis (mNcB: moves as a knight, captures as a bishop), b biskni (mBcN), r rook, '
+                    'q queen, k king',
+    'newzealand': 'p pawn, n kniroo (mNcR: moves as a knight, captures as a rook), b bishop, r rookni (mRcN), '
+                  'q queen, k king',
+    'knightmate': 'p pawn, m commoner (mann, non-royal king), b bishop, r rook, q queen, k king moving as a knight',
+    'almost': 'p pawn, n knight, b bishop, r rook, c chancellor (R+N), k king',
+    'chigorin': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
+    'gardner': 'p pawn, n knight, b bishop, r rook, q queen, k king',
+    'losalamos': 'p pawn, n knight, r rook, q queen, k king',
+    'gothic': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
+    'embassy': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
+    'centaur': 'p pawn, n knight, b bishop, r rook, q queen, c centaur (K+N), k king',
+    'modern': 'p pawn, n knight, b bishop, r rook, q queen, m archbishop (B+N), k king',
+    'chancellor': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
 }
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
@@ -39,6 +57,21 @@ NOTES = {
               'promoted pawns are written as plain m (no "~"). While the makruk counting rule runs, Fairy-Stockfish '
               'writes counting limit and counting ply in the en-passant and halfmove fields (after a5a6m in '
               '4k3/8/8/P7/8/8/8/4K3 w: "4k3/8/M7/8/8/8/8/4K3 b - 128 6 1"); no position here has it running.',
+    'nocastle': 'chess without castling (start FEN castling field "-"); double step and en passant as in chess.',
+    'amazon': 'castling as in chess (e1g1); promotion suffix a r b n.',
+    'hoppelpoppel': 'castling as in chess; promotion suffix q r b n (b = biskni, n = knibis).',
+    'newzealand': 'castling with the rookni in the corner (e1g1); promotion suffix q r b n (r = rookni, n = kniroo).',
+    'knightmate': 'the royal knight castles as a king (e1g1, e1c1), not out of or through check; promotion '
+                  'suffix m q r b.',
+    'almost': 'castling as in chess; promotion suffix c r b n.',
+    'chigorin': 'castling as in chess; both sides promote to q c r b n.',
+    'gardner': 'no double step, no en passant, no castling; promotion on rank 5 (a4a5q), suffix q r b n.',
+    'losalamos': 'no double step, no en passant, no castling; promotion on rank 6 (a5a6q), suffix q r n.',
+    'gothic': 'castling f1i1 / f1c1 as in capablanca; promotion suffix a c q r b n.',
+    'embassy': 'castling three squares each way: e1h1 / e1b1 (e8h8 / e8b8); promotion suffix a c q r b n.',
+    'centaur': 'castling f1i1 / f1c1; promotion suffix c q r b n.',
+    'modern': 'ranks 1..9; castling e1g1 / e1c1; promotion on rank 9, suffix m q r b n.',
+    'chancellor': 'ranks 1..9; castling e1g1 / e1c1; promotion on rank 9, suffix c q r b n.',
 }
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
