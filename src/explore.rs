@@ -112,6 +112,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
             bare_king: BareKing::Off,
             repetition: None,
             move_count: None,
+            ..EndRules::default()
         },
         dice: None,
     })

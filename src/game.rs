@@ -39,7 +39,7 @@ impl Game {
         let mut rights = Vec::new();
         for side in Side::BOTH {
             let royal = start.squares().find(|(_, p)| {
-                p.side == side && v.piece_index(p.letter).is_some_and(|i| v.pieces[i].royal)
+                p.side == side && v.piece_index(p.letter).is_some_and(|i| t.pieces[i].king)
             });
             let Some(((_, kr), _)) = royal.filter(|&(sq, _)| same(sq)) else {
                 continue;

@@ -1,5 +1,6 @@
 //! Game end, read from the variant's rules: checkmate, stalemate with its value, bare king (off,
-//! immediate, with bare-back), repetition and move-count draws; dice rolls.
+//! immediate, with bare-back), repetition and move-count draws; the ends decided by the move just
+//! made (royal pieces lost, extinction of a kind, a goal reached, the n-th check); dice rolls.
 
 use crate::position::{Kind, Move, Position, Side};
 use crate::variant::{BareKing, DiceNoMove, Outcome};
@@ -65,15 +66,97 @@ impl Position {
             .count()
     }
 
+    /// Whether the move just made ended the game by a rule (see [`Position::rule_end`]): then the
+    /// side to move has no moves.
+    #[inline]
+    pub fn decided(&self) -> bool {
+        if self.game().tables.rule_ends {
+            self.rule_end().is_some()
+        } else {
+            self.royal_lost()
+        }
+    }
+
+    /// The end decided by the position itself, whatever the moves: royal pieces lost, a kind
+    /// extinct, a goal reached, the n-th check given. Cheap; search asks it at every node.
+    pub fn rule_end(&self) -> Option<GameEnd> {
+        let t = &self.game().tables;
+        let stm = self.side;
+        let mover = !stm;
+        if self.royal_lost() {
+            return Some(GameEnd {
+                winner: side_wins(mover),
+                reason: "royal piece captured",
+            });
+        }
+        if !t.rule_ends {
+            return None;
+        }
+        if !t.classic && t.royal_sides[mover.index()] && self.royal_count(mover) == 0 {
+            return Some(GameEnd {
+                winner: side_wins(stm),
+                reason: "royal piece captured",
+            });
+        }
+        // The side that just moved first, as Fairy-Stockfish does: promoting one's last pawn in
+        // extinction chess loses.
+        for side in [mover, stm] {
+            if t.extinct_kinds
+                .iter()
+                .any(|&k| self.count(side, k) <= t.extinct_at_most)
+            {
+                return Some(GameEnd {
+                    winner: side_wins(!side),
+                    reason: "extinction",
+                });
+            }
+        }
+        if let Some(n) = t.checks_to_win {
+            for side in [mover, stm] {
+                if self.checks[side.index()] >= n {
+                    return Some(GameEnd {
+                        winner: side_wins(side),
+                        reason: "checks given",
+                    });
+                }
+            }
+        }
+        if t.goal_kind.iter().any(|&g| g) {
+            let on_goal = |side: Side| {
+                self.pieces(side)
+                    .iter()
+                    .any(|&c| t.goal_cells[c as usize] && t.goal_kind[self.at(c).kind().index()])
+            };
+            if t.goal_reply {
+                // A goal counts once the opponent has had its reply: the side to move holds it.
+                // Both there with White to move: Black equalised, a draw.
+                if on_goal(stm) {
+                    let winner = if on_goal(mover) && stm == Side::White {
+                        Winner::Draw
+                    } else {
+                        side_wins(stm)
+                    };
+                    return Some(GameEnd {
+                        winner,
+                        reason: "goal reached",
+                    });
+                }
+            } else if on_goal(mover) {
+                return Some(GameEnd {
+                    winner: side_wins(mover),
+                    reason: "goal reached",
+                });
+            }
+        }
+        None
+    }
+
     /// The game's end in this position, if it has ended. `legal` is the number of legal moves.
     pub fn game_end_with(&self, legal: usize) -> Option<GameEnd> {
         let end = &self.game().variant.end;
         let stm = self.side;
-        if self.royal_lost() {
-            return Some(GameEnd {
-                winner: side_wins(!stm),
-                reason: "royal piece captured",
-            });
+        if let Some(e) = self.rule_end() {
+            return Some(e);
         }
         if legal == 0 {
             if self.in_check() {

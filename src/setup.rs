@@ -90,6 +90,9 @@ pub struct Setup {
     pub ep: Option<((u8, u8), usize)>,
     pub halfmove: u32,
     pub fullmove: u32,
+    /// Checks each side (White, Black) may still give before it wins, in n-check variants: the
+    /// field `W+B` after the en-passant square, as Fairy-Stockfish writes it (`3+3`).
+    pub checks: Option<[u32; 2]>,
     /// Where each field starts (placement, side, rights, e.p., halfmove, fullmove), for messages.
     pub field_at: [usize; 6],
 }
@@ -132,6 +135,16 @@ impl Setup {
         // A FEN without its e.p. field: `placement side rights half full`.
         if fields.len() == 5 && numeric(fields[3].1) && numeric(fields[4].1) {
             fields.insert(3, (fields[3].0, "-"));
+        }
+        // n-check counters after the e.p. field (`- 2+3 0 1`).
+        let mut checks = None;
+        if let Some(&(_, c)) = fields.get(4)
+            && let Some((w, b)) = c.split_once('+')
+            && numeric(w)
+            && numeric(b)
+        {
+            checks = Some([w, b].map(|n| n.parse::<u32>().unwrap_or(u32::MAX)));
+            fields.remove(4);
         }
         let mut problems = Vec::new();
         let rows = read_placement(placement, &mut problems);
@@ -213,6 +226,7 @@ impl Setup {
             ep,
             halfmove,
             fullmove,
+            checks,
             field_at,
         };
         (Some(setup), problems)
@@ -341,8 +355,11 @@ impl Setup {
         let ep = self.ep.map_or("-".to_string(), |((f, r), _)| {
             format!("{}{}", (b'a' + f) as char, r + 1)
         });
+        let checks = self
+            .checks
+            .map_or(String::new(), |[w, b]| format!(" {w}+{b}"));
         format!(
-            "{} {} {rights} {ep} {} {}",
+            "{} {} {rights} {ep}{checks} {} {}",
             rows.join("/"),
             self.side.fen_char(),
             self.halfmove,
@@ -366,6 +383,7 @@ impl Setup {
             ep: None,
             halfmove: 0,
             fullmove: 1,
+            checks: None,
             field_at: [0; 6],
         }
     }
@@ -488,7 +506,7 @@ fn read_placement(text: &str, problems: &mut Vec<FenProblem>) -> Vec<Row> {
 }
 
 /// `e3`, `p16`: file a–p and rank 1–16, from 0.
-fn parse_square_name(s: &str) -> Option<(u8, u8)> {
+pub fn parse_square_name(s: &str) -> Option<(u8, u8)> {
     let b = s.as_bytes();
     let f = b.first()?.wrapping_sub(b'a');
     let digits = s.get(1..)?;

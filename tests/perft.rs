@@ -181,6 +181,41 @@ fn chancellor_matches_fairy_stockfish() {
     run_suite("chancellor", include_str!("perft/chancellor.epd"));
 }
 
+#[test]
+fn three_check_matches_fairy_stockfish() {
+    run_suite("3check", include_str!("perft/3check.epd"));
+}
+
+#[test]
+fn five_check_matches_fairy_stockfish() {
+    run_suite("5check", include_str!("perft/5check.epd"));
+}
+
+#[test]
+fn king_of_the_hill_matches_fairy_stockfish() {
+    run_suite("kingofthehill", include_str!("perft/kingofthehill.epd"));
+}
+
+#[test]
+fn racing_kings_matches_fairy_stockfish() {
+    run_suite("racingkings", include_str!("perft/racingkings.epd"));
+}
+
+#[test]
+fn extinction_matches_fairy_stockfish() {
+    run_suite("extinction", include_str!("perft/extinction.epd"));
+}
+
+#[test]
+fn kinglet_matches_fairy_stockfish() {
+    run_suite("kinglet", include_str!("perft/kinglet.epd"));
+}
+
+#[test]
+fn three_kings_matches_fairy_stockfish() {
+    run_suite("threekings", include_str!("perft/threekings.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

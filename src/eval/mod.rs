@@ -178,6 +178,7 @@ fn calibration() -> (f64, f64) {
                 bare_king: BareKing::Off,
                 repetition: None,
                 move_count: None,
+                ..EndRules::default()
             },
             dice: None,
         };

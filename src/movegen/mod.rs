@@ -7,6 +7,7 @@ use crate::piece::{Kind, enemy_mask, own_mask};
 use crate::position::{Move, MoveKind, Piece, Position, Side};
 use crate::tables::exec::DIFF_SIZE;
 use crate::tables::{Cont, DIFF_BASE, Stop, XLeg};
+use crate::variant::RoyalLoss;
 use std::ops::Not;
 
 pub mod perft;
@@ -24,7 +25,7 @@ fn may_stop(content: Piece, stop: u8, own: u8, enemy: u8) -> bool {
 impl Position {
     /// All pseudo-legal moves of the side to move (legality of the royal piece not yet checked).
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        if self.royal_lost() {
+        if self.decided() {
             return;
         }
         for i in 0..self.pcount[self.side.index()] as usize {
@@ -35,7 +36,7 @@ impl Position {
 
     /// Pseudo-legal captures and promotions of the side to move (quiescence search).
     pub fn tactical_moves(&self, out: &mut Vec<Move>) {
-        if self.royal_lost() {
+        if self.decided() {
             return;
         }
         for i in 0..self.pcount[self.side.index()] as usize {
@@ -265,15 +266,37 @@ impl Position {
 
     /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
-        self.royal[self.side.index()] != 0
-            && self.attacked(self.royal[self.side.index()], !self.side)
+        self.checked(self.side)
+    }
+
+    /// Is `side` in check: is a royal piece of it attacked that the rules protect? With
+    /// `royal-loss last` only a side's last royal piece is.
+    pub fn checked(&self, side: Side) -> bool {
+        let t = &self.game().tables;
+        if t.classic {
+            let r = self.royal[side.index()];
+            return r != 0 && self.attacked(r, !side);
+        }
+        if t.royal_kinds.is_empty() {
+            return false;
+        }
+        let n = self.royal_count(side);
+        if n == 0 || (t.royal_loss == RoyalLoss::Last && n > 1) {
+            return false;
+        }
+        self.pieces(side).iter().any(|&c| {
+            t.pieces[self.board[c as usize].kind().index()].royal && self.attacked(c, !side)
+        })
     }
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
     pub fn is_legal(&mut self, m: Move) -> bool {
         let side = self.side;
-        let royal_moves = m.from == self.royal[side.index()];
-        if m.kind() == MoveKind::Castle && !self.game().tables.castle_through_check {
+        let tables = &self.game().tables;
+        let royal_moves = tables.pieces[self.board[m.from as usize].kind().index()].royal;
+        // Castling out of, through or into check concerns a royal king; a non-royal castling piece
+        // (extinction chess's commoner) castles over attacked squares.
+        if m.kind() == MoveKind::Castle && royal_moves && !tables.castle_through_check {
             let dir: i16 = if m.to > m.from { 1 } else { -1 };
             let mut sq = m.from as i16;
             loop {
@@ -298,7 +321,8 @@ impl Position {
                 }
             }
         }
-        if royal_moves && m.kind() == MoveKind::Normal && !self.game().tables.self_attack {
+        let fast = tables.classic && tables.giving_check && !tables.self_attack;
+        if royal_moves && m.kind() == MoveKind::Normal && fast {
             // Only the royal piece moves: test its new square with the old one vacated. A piece
             // captured there cannot attack its own square (unless some piece can: `self_attack`).
             let king = self.board[m.from as usize];
@@ -310,12 +334,12 @@ impl Position {
         self.leaves_royal_safe(m)
     }
 
-    /// Plays the move and tests the mover's royal square: the slow, obvious reference.
+    /// Plays the move and tests the mover's royal pieces (and, where giving check is forbidden,
+    /// the opponent's): the slow, obvious reference.
     pub fn leaves_royal_safe(&mut self, m: Move) -> bool {
         let side = self.side;
         self.make(m);
-        let royal = self.royal[side.index()];
-        let ok = royal == 0 || !self.attacked(royal, !side);
+        let ok = !self.checked(side) && (self.game().tables.giving_check || !self.in_check());
         self.unmake();
         ok
     }
@@ -340,6 +364,11 @@ impl Position {
             fill: [0; 32],
             n_fill: 0,
         };
+        if self.game().tables.full_legality {
+            ctx.test_all = true;
+            ctx.check = self.in_check();
+            return ctx;
+        }
         let side = self.side;
         let king = self.royal[side.index()];
         if king == 0 {

@@ -34,8 +34,9 @@ impl Position {
                 pos.put(cell(f, r), Piece::new(p.side, kind));
             }
         }
-        // Royal pieces: exactly one per side (none in a variant without royal pieces).
-        if problems.is_empty() && t.pieces.iter().any(|p| p.royal) {
+        // Royal pieces: exactly one per side where the variant is built on one (classic); else any
+        // number, and the tracked piece is the one that carries the rights field.
+        if problems.is_empty() && t.classic {
             for side in Side::BOTH {
                 let royals: Vec<u16> = pos
                     .pieces(side)
@@ -56,6 +57,30 @@ impl Position {
                         ),
                     });
                 }
+            }
+        } else if problems.is_empty() {
+            let start = &game.variant.start;
+            for side in Side::BOTH {
+                let kings: Vec<u16> = pos
+                    .pieces(side)
+                    .iter()
+                    .copied()
+                    .filter(|&c| t.pieces[pos.board[c as usize].kind().index()].king)
+                    .collect();
+                // Prefer a king standing where one of its kind starts: that one may castle.
+                let home = kings.iter().copied().find(|&c| {
+                    start.get((file_of(c), rank_of(c))).is_some_and(|s| {
+                        s.side == side
+                            && game.variant.piece_index(s.letter)
+                                == Some(pos.board[c as usize].kind().index())
+                    })
+                });
+                pos.royal[side.index()] = home.or(kings.first().copied()).unwrap_or(0);
+            }
+        }
+        if let (Some(n), Some(left)) = (t.checks_to_win, setup.checks) {
+            for side in 0..2 {
+                pos.checks[side] = u32::from(n).saturating_sub(left[side]) as u8;
             }
         }
         if !problems.is_empty() {
@@ -102,6 +127,7 @@ impl Position {
             pindex: [0; CELLS],
             counts: [[0; Kind::MAX]; 2],
             royal: [0; 2],
+            checks: [0; 2],
             history: Vec::new(),
             hashes: Vec::new(),
         };
@@ -142,7 +168,7 @@ impl Position {
             for c in pieces {
                 let piece = self.board[c as usize];
                 let p = &t.pieces[piece.kind().index()];
-                self.virgin[c as usize] = if p.royal {
+                self.virgin[c as usize] = if c == self.royal[side.index()] {
                     king_side || queen_side
                 } else if t.castling && p.rights && rank_of(c) == back_rank {
                     let f = file_of(c);
@@ -172,6 +198,9 @@ impl Position {
         s.ep = (self.ep != 0).then(|| ((file_of(self.ep), rank_of(self.ep)), 0));
         s.halfmove = self.halfmove.into();
         s.fullmove = self.fullmove();
+        s.checks = t
+            .checks_to_win
+            .map(|n| self.checks.map(|c| u32::from(n.saturating_sub(c))));
         s
     }
 

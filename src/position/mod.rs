@@ -31,6 +31,8 @@ struct Undo {
     virgin_from: bool,
     virgin_to: bool,
     virgin_extra: bool,
+    royal: [u16; 2],
+    checks: [u8; 2],
 }
 
 #[derive(Clone)]
@@ -53,7 +55,11 @@ pub struct Position {
     pindex: [u8; CELLS],
     /// Pieces of each kind per side.
     pub(crate) counts: [[u16; Kind::MAX]; 2],
+    /// The royal piece of each side (classic variants), else the piece that carries the rights
+    /// field (a castling king); 0 when none.
     pub(crate) royal: [u16; 2],
+    /// Checks given by each side (n-check).
+    pub(crate) checks: [u8; 2],
     history: Vec<Undo>,
     /// Hashes of the positions before each move made (for repetition).
     pub(crate) hashes: Vec<u64>,
@@ -102,16 +108,44 @@ impl Position {
         self.counts[side.index()][kind.index()]
     }
 
-    /// Whether the side to move has lost its royal piece to a capture: the game is over (it can
-    /// only happen from a start position where the side to move could take the royal piece).
+    /// Whether the side to move has lost its royal pieces to captures: the game is over (with one
+    /// royal piece it can only happen from a start position where the side to move could take it).
     #[inline]
     pub fn royal_lost(&self) -> bool {
-        self.royal[self.side.index()] == 0 && self.game.tables.has_royal
+        let t = &self.game.tables;
+        if t.classic {
+            self.royal[self.side.index()] == 0
+        } else {
+            t.royal_sides[self.side.index()] && self.royal_count(self.side) == 0
+        }
     }
 
-    /// The royal piece's cell (0 when the side has none).
+    /// The royal piece's cell when a side has exactly one by the rules (0 otherwise: several
+    /// royal pieces, or none). Fast legality and check detection work from it.
     pub fn royal_square(&self, side: Side) -> u16 {
-        self.royal[side.index()]
+        if self.game.tables.classic {
+            self.royal[side.index()]
+        } else {
+            0
+        }
+    }
+
+    /// How many royal pieces a side has.
+    pub fn royal_count(&self, side: Side) -> u16 {
+        let t = &self.game.tables;
+        t.royal_kinds.iter().map(|&k| self.count(side, k)).sum()
+    }
+
+    /// Checks given so far by a side (n-check variants).
+    pub fn checks_given(&self, side: Side) -> u8 {
+        self.checks[side.index()]
+    }
+
+    /// Whether legality needs the general test for every move (several royal pieces, or giving
+    /// check forbidden); search then asks `is_legal` instead of testing one royal square.
+    #[inline]
+    pub fn full_legality(&self) -> bool {
+        self.game.tables.full_legality
     }
 
     pub fn last_move(&self) -> Option<Move> {
@@ -232,6 +266,8 @@ impl Position {
             virgin_from: self.virgin[from as usize],
             virgin_to: self.virgin[to as usize],
             virgin_extra: self.virgin[m.extra() as usize],
+            royal: self.royal,
+            checks: self.checks,
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -273,6 +309,12 @@ impl Position {
         self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
+        if self.game.tables.checks_to_win.is_some() && self.in_check() {
+            let mover = (!self.side).index();
+            self.hash ^= zobrist::checks(mover, self.checks[mover]);
+            self.checks[mover] = self.checks[mover].saturating_add(1);
+            self.hash ^= zobrist::checks(mover, self.checks[mover]);
+        }
     }
 
     /// Takes back the last move made.
@@ -296,15 +338,9 @@ impl Position {
         }
         if m.is_capture() {
             self.put(m.captured_at(), m.captured());
-            let owner = m.captured().side().index();
-            if self.royal[owner] == 0 && self.game.tables.pieces[m.captured().kind().index()].royal
-            {
-                self.royal[owner] = m.captured_at();
-            }
         }
-        if self.royal[self.side.index()] == m.to {
-            self.royal[self.side.index()] = m.from;
-        }
+        self.royal = u.royal;
+        self.checks = u.checks;
         self.virgin[m.from as usize] = u.virgin_from;
         self.virgin[m.to as usize] = u.virgin_to;
         self.virgin[m.extra() as usize] = u.virgin_extra;
@@ -327,6 +363,8 @@ impl Position {
             virgin_from: self.virgin[0],
             virgin_to: self.virgin[0],
             virgin_extra: self.virgin[0],
+            royal: self.royal,
+            checks: self.checks,
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -366,6 +404,11 @@ impl Position {
         }
         if self.side == Side::Black {
             h ^= zobrist::SIDE;
+        }
+        if self.game.tables.checks_to_win.is_some() {
+            for side in 0..2 {
+                h ^= zobrist::checks(side, self.checks[side]);
+            }
         }
         h
     }

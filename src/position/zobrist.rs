@@ -26,3 +26,9 @@ pub fn ep(cell: u16) -> u64 {
 }
 
 pub const SIDE: u64 = mix(3 << 40);
+
+/// The number of checks a side has given (n-check).
+#[inline]
+pub fn checks(side: usize, n: u8) -> u64 {
+    mix((4 << 40) | (side as u64) << 8 | n as u64)
+}

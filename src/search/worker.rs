@@ -268,7 +268,15 @@ impl<'a> Worker<'a> {
         let side = self.pos.side_to_move();
         let royal = self.pos.royal_square(side);
         let moved = self.pos.at(m.from);
-        if royal != 0 && (m.kind() == MoveKind::Castle || (m.is_initial() && m.from == royal)) {
+        if self.pos.full_legality() {
+            // Several royal pieces, or giving check forbidden: the general test.
+            if !self.pos.is_legal(m) {
+                return false;
+            }
+            self.pos.make(m);
+        } else if royal != 0
+            && (m.kind() == MoveKind::Castle || (m.is_initial() && m.from == royal))
+        {
             // Castling and safe royal initial moves have extra conditions: the generator's check.
             if !self.pos.is_legal(m) {
                 return false;
@@ -459,8 +467,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.pos.royal_lost() {
-            return -(MATE - ply as i32);
+        if let Some(end) = self.pos.rule_end() {
+            return self.end_score(end, ply);
         }
         if ply > 0 {
             // Draws by repetition (one earlier occurrence is enough inside the tree) and move count.
@@ -692,8 +700,8 @@ impl<'a> Worker<'a> {
         }
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
-        if self.pos.royal_lost() {
-            return -(MATE - ply as i32);
+        if let Some(end) = self.pos.rule_end() {
+            return self.end_score(end, ply);
         }
         if let Some(v) = self.bare_king_end(ply) {
             return v;

@@ -6,7 +6,8 @@ pub mod exec;
 use crate::geometry::{CELLS, cell};
 pub use crate::legs::{Cont, Path, Stop};
 use crate::piece::Kind;
-use crate::variant::{PromotionTarget, Variant};
+use crate::side::Side;
+use crate::variant::{PromotionTarget, RoyalLoss, Variant};
 pub use exec::{AttackTable, DIFF_BASE, Instance, Program, XLeg};
 
 /// One piece type, compiled.
@@ -21,6 +22,8 @@ pub struct PieceTables {
     pub pawn: bool,
     /// Its virginity is part of the position (it has initial moves, castles, or is a castling partner).
     pub rights: bool,
+    /// Royal or castling: the piece whose virginity carries the rights field (`king` in FEN terms).
+    pub king: bool,
 }
 
 /// All attack instances of a variant in flat arrays, for the check test's inner loop: one `u32` per
@@ -98,6 +101,28 @@ pub struct Tables {
     pub castle_through_check: bool,
     pub royal_initial_safe: bool,
     pub flat_attacks: FlatAttacks,
+    /// One royal kind, one royal piece per side in every reachable position: the royal's cell is
+    /// tracked and the fast legality paths apply. Otherwise royal pieces are found by kind.
+    pub classic: bool,
+    pub royal_loss: RoyalLoss,
+    /// The kinds that are royal.
+    pub royal_kinds: Vec<Kind>,
+    /// Which sides start with royal pieces (a side that has none, as in horde, cannot lose them).
+    pub royal_sides: [bool; 2],
+    /// Legality needs the move played out and the general test (several royals, no giving check).
+    pub full_legality: bool,
+    /// Some rule can end the game by the move just made (royal capture, extinction, goal, checks).
+    pub rule_ends: bool,
+    pub extinct_kinds: Vec<Kind>,
+    pub extinct_at_most: u16,
+    /// Per kind: whether it wins by reaching a goal cell.
+    pub goal_kind: Vec<bool>,
+    /// Per cell: a goal square.
+    pub goal_cells: Vec<bool>,
+    pub goal_reply: bool,
+    pub checks_to_win: Option<u8>,
+    /// Whether a move may give check.
+    pub giving_check: bool,
 }
 
 impl Tables {
@@ -124,6 +149,7 @@ impl Tables {
                 royal: p.royal,
                 pawn: v.promotion.pawns.contains(&p.letter),
                 rights,
+                king: false,
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
@@ -165,6 +191,60 @@ impl Tables {
                 }
             }
         }
+        for p in pieces.iter_mut() {
+            p.king = p.royal || !p.program[0].castles.is_empty();
+        }
+        let kinds = |letters: &[char]| -> Vec<Kind> {
+            letters
+                .iter()
+                .filter_map(|&c| v.piece_index(c))
+                .map(|i| Kind(i as u8))
+                .collect()
+        };
+        let royal_letters: Vec<char> = v
+            .pieces
+            .iter()
+            .filter(|p| p.royal)
+            .map(|p| p.letter)
+            .collect();
+        let royal_kinds = kinds(&royal_letters);
+        let start_royals = |side: Side| {
+            v.start
+                .squares()
+                .filter(|(_, p)| p.side == side && royal_letters.contains(&p.letter))
+                .count()
+        };
+        let royal_sides = [start_royals(Side::White) > 0, start_royals(Side::Black) > 0];
+        let promotes_to_royal = promotions
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|k| royal_kinds.contains(k));
+        let classic = royal_kinds.len() == 1
+            && start_royals(Side::White) == 1
+            && start_royals(Side::Black) == 1
+            && !promotes_to_royal;
+        let end = &v.end;
+        let (extinct_kinds, extinct_at_most) = match &end.extinction {
+            Some(e) => (kinds(&e.kinds), e.at_most),
+            None => (Vec::new(), 0),
+        };
+        let mut goal_kind = vec![false; pieces.len()];
+        let mut goal_cells = vec![false; CELLS];
+        if let Some(g) = &end.goal {
+            for k in kinds(&g.kinds) {
+                goal_kind[k.index()] = true;
+            }
+            for &(f, r) in &g.squares {
+                goal_cells[cell(f, r) as usize] = true;
+            }
+        }
+        let has_royal = !royal_kinds.is_empty();
+        let full_legality = (has_royal && !classic) || !end.giving_check;
+        let rule_ends = (has_royal && !classic)
+            || end.extinction.is_some()
+            || end.goal.is_some()
+            || end.checks_to_win.is_some();
         let flat_attacks = FlatAttacks::build(&pieces);
         let self_attack = pieces.iter().any(|p| {
             p.attacks
@@ -180,9 +260,22 @@ impl Tables {
             en_passant,
             castling,
             castle_through_check: v.castling.through_check,
-            has_royal: v.pieces.iter().any(|p| p.royal),
+            has_royal,
             self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,
+            classic,
+            royal_loss: end.royal_loss,
+            royal_kinds,
+            royal_sides,
+            full_legality,
+            rule_ends,
+            extinct_kinds,
+            extinct_at_most,
+            goal_kind,
+            goal_cells,
+            goal_reply: end.goal.as_ref().is_some_and(|g| g.reply),
+            checks_to_win: end.checks_to_win,
+            giving_check: end.giving_check,
         }
     }
 }

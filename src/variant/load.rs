@@ -50,6 +50,19 @@ const BUILTINS: &[(&str, &str)] = &[
     ("centaur", include_str!("../../variants/centaur.txt")),
     ("modern", include_str!("../../variants/modern.txt")),
     ("chancellor", include_str!("../../variants/chancellor.txt")),
+    ("3check", include_str!("../../variants/3check.txt")),
+    ("5check", include_str!("../../variants/5check.txt")),
+    (
+        "kingofthehill",
+        include_str!("../../variants/kingofthehill.txt"),
+    ),
+    (
+        "racingkings",
+        include_str!("../../variants/racingkings.txt"),
+    ),
+    ("extinction", include_str!("../../variants/extinction.txt")),
+    ("kinglet", include_str!("../../variants/kinglet.txt")),
+    ("threekings", include_str!("../../variants/threekings.txt")),
 ];
 
 /// How deep `inherit` may nest; a longer chain is surely a cycle through differently named files.
@@ -283,6 +296,11 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         repetition: child.repetition.or(parent.repetition),
         move_count: child.move_count.or(parent.move_count),
         dice: child.dice.or(parent.dice),
+        royal_loss: child.royal_loss.or(parent.royal_loss),
+        extinction: child.extinction.or(parent.extinction),
+        goal: child.goal.or(parent.goal),
+        checks_to_win: child.checks_to_win.or(parent.checks_to_win),
+        giving_check: child.giving_check.or(parent.giving_check),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

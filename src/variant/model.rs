@@ -98,6 +98,58 @@ pub struct EndRules {
     pub repetition: Option<u8>,
     /// Draw after this many plies without a capture or pawn move (None: off).
     pub move_count: Option<u16>,
+    /// How royal pieces are lost when a side has several.
+    pub royal_loss: RoyalLoss,
+    /// A side loses when a kind listed here falls to `at_most` pieces.
+    pub extinction: Option<Extinction>,
+    /// A side wins when a piece of a goal kind stands on a goal square.
+    pub goal: Option<Goal>,
+    /// A side wins when it has given check this many times (None: off).
+    pub checks_to_win: Option<u8>,
+    /// Whether a move may give check (racing kings: no).
+    pub giving_check: bool,
+}
+
+impl Default for EndRules {
+    /// The defaults of a file that gives no end rule.
+    fn default() -> EndRules {
+        EndRules {
+            stalemated: Outcome::Draw,
+            bare_king: BareKing::Off,
+            repetition: Some(3),
+            move_count: Some(100),
+            royal_loss: RoyalLoss::Any,
+            extinction: None,
+            goal: None,
+            checks_to_win: None,
+            giving_check: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoyalLoss {
+    /// No move may leave any royal piece attacked; mate of any royal piece ends the game.
+    Any,
+    /// Only a side's last royal piece is protected by the check rule; it loses with that one.
+    Last,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extinction {
+    /// Piece letters; a side loses when it has `at_most` or fewer of any one of them.
+    pub kinds: Vec<char>,
+    pub at_most: u16,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Goal {
+    /// Piece letters that win by reaching a goal square.
+    pub kinds: Vec<char>,
+    /// Goal squares as (file, rank) from 0, the same for both sides.
+    pub squares: Vec<(u8, u8)>,
+    /// The opponent gets one reply to reach a goal square too (then, with White to move, a draw).
+    pub reply: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! A bad line is reported and skipped, so one run reports every line that is wrong.
 
 use super::diag::{Diagnostic, Source, Span, Spanned};
-use super::model::{BareKing, DiceNoMove, Outcome};
+use super::model::{BareKing, DiceNoMove, Outcome, RoyalLoss};
 use super::spec::*;
 use nom::{
     IResult, Offset, Parser,
@@ -33,6 +33,11 @@ pub const KEYS: &[&str] = &[
     "repetition",
     "move-count",
     "dice",
+    "royal-loss",
+    "extinction",
+    "goal",
+    "checks-to-win",
+    "giving-check",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -45,7 +50,7 @@ fn usage(key: &str) -> &'static str {
         "board" => "`board FILESxRANKS`, e.g. `board 12x12`",
         "piece" => "`piece LETTER NAME BETZA [royal] [value N]` or `piece LETTER -`",
         "start" => {
-            "`start FEN` with 6 fields (placement side castling en-passant halfmove fullmove)"
+            "`start FEN` with 6 fields (placement side castling en-passant halfmove fullmove), n-check variants with the checks field `W+B` after the en-passant one"
         }
         "promotion" => {
             "`promotion PAWNS [zone N] choice LETTERS` or `promotion PAWNS [zone N] by-file LETTERS`"
@@ -57,6 +62,11 @@ fn usage(key: &str) -> &'static str {
         "repetition" => "`repetition N|off`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
+        "royal-loss" => "`royal-loss any|last`",
+        "extinction" => "`extinction LETTERS [at-most N]`",
+        "goal" => "`goal LETTERS SQUARES... [reply]`, squares as `d4` or rectangles `a8-h8`",
+        "checks-to-win" => "`checks-to-win N|off`",
+        "giving-check" => "`giving-check allowed|forbidden`",
         _ => "a known key",
     }
 }
@@ -214,7 +224,7 @@ impl FileParser {
             }
             "piece" => self.piece(key_tok, args)?,
             "start" => {
-                count(key, key_tok, args, 6, 6)?;
+                count(key, key_tok, args, 6, 7)?;
                 s.start = Some(FenSpec {
                     fields: args.iter().map(Tok::spanned).collect(),
                     key: key_tok.span.clone(),
@@ -272,6 +282,71 @@ impl FileParser {
                 s.move_count = Some(number_or_off(&args[0], key)?);
             }
             "dice" => s.dice = Some(dice(key_tok, args)?),
+            "royal-loss" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("any", RoyalLoss::Any), ("last", RoyalLoss::Last)];
+                s.royal_loss = Some(keyword(&args[0], "royal-loss rule", &options)?);
+            }
+            "extinction" => {
+                count(key, key_tok, args, 1, 3)?;
+                let at_most = match &args[1..] {
+                    [] => None,
+                    [w, n] if w.text == "at-most" => {
+                        let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
+                        let Ok((_, v)) = res else {
+                            return Err(n.span.error(format!(
+                                "`{}` is not a count: expected {}",
+                                n.text,
+                                usage(key)
+                            )));
+                        };
+                        Some(Spanned {
+                            value: v,
+                            span: n.span.clone(),
+                        })
+                    }
+                    [w, ..] => {
+                        return Err(w.span.error(format!(
+                            "unexpected `{}` in `extinction`: expected {}",
+                            w.text,
+                            usage(key)
+                        )));
+                    }
+                };
+                s.extinction = Some(ExtinctionSpec {
+                    letters: args[0].spanned(),
+                    at_most,
+                });
+            }
+            "goal" => {
+                count(key, key_tok, args, 2, usize::MAX)?;
+                let mut regions: Vec<Spanned<String>> =
+                    args[1..].iter().map(Tok::spanned).collect();
+                let reply = regions.last().is_some_and(|r| r.value == "reply");
+                if reply {
+                    regions.pop();
+                }
+                if regions.is_empty() {
+                    return Err(args[args.len() - 1].span.after().error(format!(
+                        "the goal squares are missing: expected {}",
+                        usage(key)
+                    )));
+                }
+                s.goal = Some(GoalSpec {
+                    letters: args[0].spanned(),
+                    regions,
+                    reply,
+                });
+            }
+            "checks-to-win" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.checks_to_win = Some(number_or_off(&args[0], key)?);
+            }
+            "giving-check" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("allowed", true), ("forbidden", false)];
+                s.giving_check = Some(keyword(&args[0], "giving-check rule", &options)?);
+            }
             _ => unreachable!("every key in KEYS has a handler"),
         }
         Ok(())

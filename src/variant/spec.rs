@@ -3,7 +3,7 @@
 //! the values make sense together (board sizes, FEN, letters, Betza) is `validate`'s job.
 
 use super::diag::{Source, Span, Spanned};
-use super::model::{BareKing, DiceNoMove, Outcome};
+use super::model::{BareKing, DiceNoMove, Outcome, RoyalLoss};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -29,6 +29,11 @@ pub struct VariantSpec {
     pub repetition: Option<Spanned<Option<u32>>>,
     pub move_count: Option<Spanned<Option<u32>>>,
     pub dice: Option<DiceSpec>,
+    pub royal_loss: Option<Spanned<RoyalLoss>>,
+    pub extinction: Option<ExtinctionSpec>,
+    pub goal: Option<GoalSpec>,
+    pub checks_to_win: Option<Spanned<Option<u32>>>,
+    pub giving_check: Option<Spanned<bool>>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -57,6 +62,11 @@ impl VariantSpec {
             repetition: None,
             move_count: None,
             dice: None,
+            royal_loss: None,
+            extinction: None,
+            goal: None,
+            checks_to_win: None,
+            giving_check: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -138,4 +148,18 @@ pub struct DiceSpec {
     pub faces: Vec<(Spanned<u32>, Spanned<char>)>,
     pub no_move: Option<Spanned<DiceNoMove>>,
     pub key: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExtinctionSpec {
+    pub letters: Spanned<String>,
+    pub at_most: Option<Spanned<u32>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct GoalSpec {
+    pub letters: Spanned<String>,
+    /// Squares and rectangles as written: `d4`, `a8-h8`.
+    pub regions: Vec<Spanned<String>>,
+    pub reply: bool,
 }

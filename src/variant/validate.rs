@@ -67,8 +67,8 @@ impl Checker<'_> {
             .map(|p| p.letter.value)
             .chain(spec.broken_pieces.iter().copied())
             .collect();
-        let royal = self.royal();
-        let start = self.start(board, &declared, royal);
+        let royals = self.royals();
+        let start = self.start(board, &declared, &royals);
         let promotion = self.promotion(board, &declared);
         let repetition = self.count_or_off(
             &spec.repetition,
@@ -87,6 +87,9 @@ impl Checker<'_> {
             "plies",
         );
         let dice = self.dice(&declared);
+        let extinction = self.extinction(&declared);
+        let goal = self.goal(board, &declared);
+        let checks_to_win = self.checks_to_win(&royals);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -123,6 +126,11 @@ impl Checker<'_> {
                 bare_king: spec.bare_king.as_ref().map_or(BareKing::Off, |s| s.value),
                 repetition: repetition?.map(|n| n as u8),
                 move_count: move_count?.map(|n| n as u16),
+                royal_loss: spec.royal_loss.as_ref().map_or(RoyalLoss::Any, |r| r.value),
+                extinction: extinction?,
+                goal: goal?,
+                checks_to_win: checks_to_win?,
+                giving_check: spec.giving_check.as_ref().is_none_or(|g| g.value),
             },
             dice: dice?,
         })
@@ -235,37 +243,32 @@ impl Checker<'_> {
         (defs.len() == spec.pieces.len()).then_some(defs)
     }
 
-    /// The one royal piece letter, if exactly one is declared.
-    fn royal(&mut self) -> Option<char> {
+    /// The royal piece letters. None is an error unless an `extinction` rule says how a side loses.
+    fn royals(&mut self) -> Vec<char> {
         let spec = self.spec;
-        let royals: Vec<(char, &Span)> = spec
+        let royals: Vec<char> = spec
             .pieces
             .iter()
-            .filter_map(|p| Some((p.letter.value, p.body.as_ref()?.royal.as_ref()?)))
+            .filter(|p| p.body.as_ref().is_some_and(|b| b.royal.is_some()))
+            .map(|p| p.letter.value)
             .collect();
-        match royals.as_slice() {
-            [] => {
-                if !spec.pieces.is_empty() && spec.broken_pieces.is_empty() {
-                    let at = spec.anchor();
-                    self.err(&at, "no royal piece: expected exactly one piece type flagged `royal` (e.g. `piece K king K royal`)");
-                }
-                None
-            }
-            [(k, _)] => Some(*k),
-            [(first, _), rest @ ..] => {
-                for (k, span) in rest {
-                    self.err(span, format!("piece {k} is a second royal piece type ({first} is royal already): expected exactly one"));
-                }
-                None
-            }
+        let ends_otherwise = spec.extinction.is_some() || spec.broken_keys.contains("extinction");
+        if royals.is_empty()
+            && !ends_otherwise
+            && !spec.pieces.is_empty()
+            && spec.broken_pieces.is_empty()
+        {
+            let at = spec.anchor();
+            self.err(&at, "no royal piece: expected a piece type flagged `royal` (e.g. `piece K king K royal`), or an `extinction` rule");
         }
+        royals
     }
 
     fn start(
         &mut self,
         board: Option<(u8, u8)>,
         declared: &BTreeSet<char>,
-        royal: Option<char>,
+        royals: &[char],
     ) -> Option<Setup> {
         let Some(fen) = &self.spec.start else {
             self.missing("start", "no `start` line: expected `start FEN`, e.g. `start rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`");
@@ -299,31 +302,28 @@ impl Checker<'_> {
                 self.err(&span, p.message);
             }
         }
-        if let Some(k) = royal {
-            let name = self
-                .spec
-                .pieces
-                .iter()
-                .find(|p| p.letter.value == k)
-                .and_then(|p| p.body.as_ref())
-                .map_or("", |b| &b.name.value);
+        // Each side needs a royal piece, unless an extinction rule decides the game instead (a side
+        // without one, as in horde, loses only by extinction).
+        if !royals.is_empty() && self.spec.extinction.is_none() {
+            let names: Vec<String> = royals.iter().map(|c| c.to_string()).collect();
             for side in Side::BOTH {
                 let n = setup
                     .squares()
-                    .filter(|(_, p)| p.side == side && p.letter == k)
+                    .filter(|(_, p)| p.side == side && royals.contains(&p.letter))
                     .count();
                 if n == 0 {
                     self.err(
                         &fen.fields[0].span,
-                        format!("{} has no {name} ({}) in the start position: expected one royal piece per side", side.name(), side.cased(k)),
-                    );
-                } else if n > 1 {
-                    self.err(
-                        &fen.fields[0].span,
-                        format!("{} has {n} of {name} ({}) in the start position: expected one royal piece per side", side.name(), side.cased(k)),
+                        format!("{} has no royal piece ({}) in the start position: expected at least one per side", side.name(), names.join(" ")),
                     );
                 }
             }
+        }
+        if setup.checks.is_some() && self.spec.checks_to_win.is_none() {
+            self.err(
+                &fen.fields[4].span,
+                "a checks field in the start position without `checks-to-win`: expected 6 fields",
+            );
         }
         if setup.fullmove == 0 {
             self.err(
@@ -484,6 +484,101 @@ impl Checker<'_> {
             .collect();
         let no_move = d.no_move.as_ref().map_or(DiceNoMove::Reroll, |n| n.value);
         Some(Some(Dice { faces, no_move }))
+    }
+
+    fn extinction(&mut self, declared: &BTreeSet<char>) -> Option<Option<Extinction>> {
+        let Some(e) = &self.spec.extinction else {
+            return Some(None);
+        };
+        let kinds = self.letters(&e.letters, declared, "extinction rule");
+        let at_most = match &e.at_most {
+            None => Some(0),
+            Some(n) if n.value <= u32::from(u16::MAX) => Some(n.value as u16),
+            Some(n) => {
+                self.err(
+                    &n.span,
+                    format!("`at-most {}`: expected 0 to {}", n.value, u16::MAX),
+                );
+                None
+            }
+        };
+        Some(Some(Extinction {
+            kinds: kinds?,
+            at_most: at_most?,
+        }))
+    }
+
+    fn goal(&mut self, board: Option<(u8, u8)>, declared: &BTreeSet<char>) -> Option<Option<Goal>> {
+        let Some(g) = &self.spec.goal else {
+            return Some(None);
+        };
+        let kinds = self.letters(&g.letters, declared, "goal rule");
+        let mut squares = Vec::new();
+        let before = self.diags.len();
+        for r in &g.regions {
+            let text = r.value.as_str();
+            let (a, b) = text.split_once('-').unwrap_or((text, text));
+            let corner = |s: &str| crate::setup::parse_square_name(s);
+            let (Some(a), Some(b)) = (corner(a), corner(b)) else {
+                self.err(
+                    &r.span,
+                    format!("`{text}` is not a goal region: expected a square such as `d4` or a rectangle such as `a8-h8`"),
+                );
+                continue;
+            };
+            if let Some((files, ranks)) = board
+                && [a, b].iter().any(|&(f, r)| f >= files || r >= ranks)
+            {
+                self.err(
+                    &r.span,
+                    format!("goal region `{text}` leaves the {files}x{ranks} board: expected squares on the board"),
+                );
+                continue;
+            }
+            for f in a.0.min(b.0)..=a.0.max(b.0) {
+                for rk in a.1.min(b.1)..=a.1.max(b.1) {
+                    if !squares.contains(&(f, rk)) {
+                        squares.push((f, rk));
+                    }
+                }
+            }
+        }
+        if self.diags.len() != before {
+            return None;
+        }
+        Some(Some(Goal {
+            kinds: kinds?,
+            squares,
+            reply: g.reply,
+        }))
+    }
+
+    /// Checks are only given to royal pieces: counting them needs one.
+    fn checks_to_win(&mut self, royals: &[char]) -> Option<Option<u8>> {
+        let Some(c) = &self.spec.checks_to_win else {
+            return Some(None);
+        };
+        let Some(n) = c.value else {
+            return Some(None);
+        };
+        if !(1..=u32::from(u8::MAX)).contains(&n) {
+            self.err(
+                &c.span,
+                format!(
+                    "`checks-to-win {n}`: expected 1 to {} checks, or `off`",
+                    u8::MAX
+                ),
+            );
+            return None;
+        }
+        if royals.is_empty() {
+            self.err(
+                &c.span,
+                "`checks-to-win` without a royal piece: expected a piece type flagged `royal` to give check to",
+            );
+            return None;
+        }
+        Some(Some(n as u8))
     }
 }
 

@@ -17,9 +17,11 @@ from fairy_stockfish import Fsf  # noqa: E402  (the one Fairy-Stockfish driver)
 
 VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'nocastle', 'amazon', 'hoppelpoppel', 'newzealand', 'knightmate', 'almost', 'chigorin', 'gardner',
-            'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor']
+            'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor',
+            '3check', '5check', 'kingofthehill', 'racingkings', 'extinction', 'kinglet', 'threekings']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
+CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
 LETTERS = {
     'chess': 'p pawn, n knight, b bishop, r rook, q queen, k king',
     'shatranj': 'p pawn, n knight, b alfil (2,2)-leaper, r rook, q fers (ferz, 1 step diagonal), k king',
@@ -43,6 +45,13 @@ LETTERS = {
     'centaur': 'p pawn, n knight, b bishop, r rook, q queen, c centaur (K+N), k king',
     'modern': 'p pawn, n knight, b bishop, r rook, q queen, m archbishop (B+N), k king',
     'chancellor': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
+    '3check': CHESS_LETTERS,
+    '5check': CHESS_LETTERS,
+    'kingofthehill': CHESS_LETTERS,
+    'racingkings': CHESS_LETTERS,
+    'extinction': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'kinglet': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'threekings': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
 }
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
@@ -72,6 +81,16 @@ NOTES = {
     'centaur': 'castling f1i1 / f1c1; promotion suffix c q r b n.',
     'modern': 'ranks 1..9; castling e1g1 / e1c1; promotion on rank 9, suffix m q r b n.',
     'chancellor': 'ranks 1..9; castling e1g1 / e1c1; promotion on rank 9, suffix c q r b n.',
+    '3check': 'checks each side may still give are written after the e.p. field ("2+3"); a side that has given its '
+              'third check has won: the side to move then has no moves (perft 0).',
+    '5check': 'as 3check with five checks ("5+5").',
+    'kingofthehill': 'a king on d4, e4, d5 or e5 has won: the other side to move has no moves (perft 0).',
+    'racingkings': 'no move may give check; a king on the 8th rank wins once the opponent has replied (the side to '
+                   'move with its king there has no moves; both kings there with White to move: a draw, no moves).',
+    'extinction': 'no check; the commoner castles even over attacked squares; a side without a piece of one of its '
+                  'kinds has lost (no moves); promotion to k as well (a7a8k).',
+    'kinglet': 'no check; a side without pawns has lost (no moves); promotion to k only.',
+    'threekings': 'no check, no castling; a side with two kings or fewer has lost (no moves).',
 }
 # Hand-made castling positions for the variants whose king castles other than chess's e1g1/e1c1 (or is not
 # a king): partners on both wings, squares the king crosses under attack, Black to move as well.
@@ -84,6 +103,10 @@ CASTLING = {
     'centaur': ['r4k3r/10/10/10/10/10/5q4/R4K3R w KQkq - 0 1', 'r4k3r/10/10/10/10/10/10/R4K3R b KQkq - 0 1'],
     'modern': ['r3k3r/9/9/9/9/9/9/9/R3K3R b KQkq - 0 1', 'r3k3r/9/9/9/9/9/9/4b4/R3K3R w KQkq - 0 1'],
     'chancellor': ['r3k3r/9/9/9/9/9/9/9/R3K3R w KQkq - 0 1', 'r3k3r/9/9/9/9/9/6c2/9/R3K3R w KQkq - 0 1'],
+    # The commoner is no royal: it castles out of and through attacked squares.
+    'extinction': ['rnbqk2r/pppp4/8/8/8/8/PPP1r3/RNBQK2R w KQkq - 0 1',
+                   'rnbqk2r/pppp4/8/8/8/8/PPP2r2/RNBQK2R w KQkq - 0 1',
+                   'r3kbnr/pppq4/8/8/8/2B5/PPP5/RNBQKBNR b KQkq - 0 1'],
 }
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
