@@ -566,7 +566,14 @@ mod tests {
                 kinds.sort_unstable();
                 kinds
             };
-            if army(Side::White) != army(Side::Black) {
+            // Racing kings starts both sides on ranks 1 and 2: not a mirror image.
+            let (start, ranks) = (&game.variant.start, game.variant.ranks);
+            let mirrored = start.squares().all(|((f, r), p)| {
+                start
+                    .get((f, ranks - 1 - r))
+                    .is_some_and(|q| q.letter == p.letter && q.side != p.side)
+            });
+            if army(Side::White) != army(Side::Black) || !mirrored {
                 continue;
             }
             let et = EvalTables::new(&game);
