@@ -104,14 +104,27 @@ fn variant_file() -> impl Strategy<Value = String> {
         prop::option::of(1u8..4),
         0usize..3,
         0usize..3,
+        rules(),
     )
         .prop_map(
-            |(files, ranks, bodies, density, seed, zone, stalemate, bare)| {
+            |(files, ranks, bodies, density, seed, zone, stalemate, bare, rules)| {
                 let kinds = bodies.len();
                 let mut text = format!("variant random\nboard {files}x{ranks}\n");
-                text += "piece K king K royal\n";
+                // With an extinction rule the king may be an ordinary piece.
+                let king_royal = rules.extinction.is_none() || !rules.second_royal;
+                text += if king_royal {
+                    "piece K king K royal\n"
+                } else {
+                    "piece K king K\n"
+                };
                 for (i, b) in bodies.iter().enumerate() {
-                    text += &format!("piece {} p{i} {b}\n", LETTERS[i] as char);
+                    // A second royal kind (A) where the rules make several royals meaningful.
+                    let royal = if i == 0 && rules.second_royal && king_royal {
+                        " royal"
+                    } else {
+                        ""
+                    };
+                    text += &format!("piece {} p{i} {b}{royal}\n", LETTERS[i] as char);
                 }
                 // Placement: one king per side, then other pieces by density.
                 let mut rng = seed | 1;
@@ -173,7 +186,65 @@ fn variant_file() -> impl Strategy<Value = String> {
                 }
                 text += ["", "stalemate stalemated-loses\n", "stalemate draw\n"][stalemate];
                 text += ["", "bare-king immediate\n", "bare-king bare-back\n"][bare];
+                text += ["", "royal-loss any\n", "royal-loss last\n"][rules.royal_loss];
+                if let Some((n, at_most)) = rules.extinction {
+                    let l: String = [b'K', LETTERS[n % kinds]]
+                        .iter()
+                        .map(|&b| b as char)
+                        .collect();
+                    text += &format!("extinction {l} at-most {at_most}\n");
+                }
+                if let Some((f, r, reply)) = rules.goal {
+                    let sq =
+                        |f: u8, r: u8| format!("{}{}", (b'a' + f % files) as char, r % ranks + 1);
+                    text += &format!(
+                        "goal K{} {}-{}{}\n",
+                        LETTERS[0] as char,
+                        sq(f, r),
+                        sq(f + 1, r),
+                        if reply { " reply" } else { "" }
+                    );
+                }
+                if let Some(n) = rules.checks {
+                    text += &format!("checks-to-win {n}\n");
+                }
+                if !rules.giving_check {
+                    text += "giving-check forbidden\n";
+                }
                 text
+            },
+        )
+}
+
+/// The rule kinds that decide how a game ends, drawn at random.
+#[derive(Debug, Clone)]
+struct Rules {
+    second_royal: bool,
+    royal_loss: usize,
+    /// (kind index, at-most)
+    extinction: Option<(usize, u8)>,
+    goal: Option<(u8, u8, bool)>,
+    checks: Option<u8>,
+    giving_check: bool,
+}
+
+fn rules() -> impl Strategy<Value = Rules> {
+    (
+        any::<bool>(),
+        0usize..3,
+        prop::option::weighted(0.3, (0usize..8, 0u8..2)),
+        prop::option::weighted(0.3, (0u8..16, 0u8..16, any::<bool>())),
+        prop::option::weighted(0.3, 1u8..4),
+        prop::bool::weighted(0.8),
+    )
+        .prop_map(
+            |(second_royal, royal_loss, extinction, goal, checks, giving_check)| Rules {
+                second_royal,
+                royal_loss,
+                extinction,
+                goal,
+                checks,
+                giving_check,
             },
         )
 }

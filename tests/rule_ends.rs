@@ -1,0 +1,278 @@
+//! Game ends of the rule kinds: several royal pieces (`royal-loss any|last`), extinction, goal
+//! squares (with and without the reply), n-check, giving check forbidden. The positions marked
+//! "Fairy-Stockfish" were played through Fairy-Stockfish 11.1 (`go perft 1` lists no move where the
+//! game has ended; `go depth 4` reports `score mate 1` with the same first move).
+
+mod common;
+
+use acedrex::game::Game;
+use acedrex::position::Position;
+use acedrex::rules::Winner;
+use acedrex::search::{Engine, Limits, Score};
+use common::game;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+fn end(variant: &str, fen: &str) -> Option<(Winner, &'static str)> {
+    let g = game(variant);
+    let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    pos.game_end().map(|e| (e.winner, e.reason))
+}
+
+/// The search's score and first move at a small depth.
+fn search(g: &Arc<Game>, fen: &str) -> (Score, String) {
+    let pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut engine = Engine::new(1, 1);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let r = engine.search(
+        &pos,
+        &limits,
+        &Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    );
+    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
+    (r.score, best)
+}
+
+#[test]
+fn the_third_check_wins() {
+    // Fairy-Stockfish: White has given three checks ("0+3"); Black has no move.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0+3 0 1";
+    assert_eq!(end("3check", fen), Some((Winner::White, "checks given")));
+    // Fairy-Stockfish: mate 1 by f1b5+, the third check.
+    let g = game("3check");
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 3";
+    assert_eq!(search(&g, fen), (Score::Mate(1), "f1b5".to_string()));
+    // The counters are played, undone and written back as Fairy-Stockfish writes them.
+    let mut pos = Position::from_fen(&g, fen).unwrap();
+    let hash = pos.hash();
+    let m = pos.parse_move("f1b5").unwrap();
+    pos.make(m);
+    assert!(pos.fen().contains(" - 0+3 "), "{}", pos.fen());
+    assert_eq!(pos.hash(), pos.fresh_hash());
+    assert_eq!(pos.game_end().map(|e| e.winner), Some(Winner::White));
+    pos.unmake();
+    assert_eq!((pos.hash(), pos.fen()), (hash, fen.to_string()));
+    assert_eq!(end("3check", fen), None);
+}
+
+#[test]
+fn the_fifth_check_wins() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5+0 0 1";
+    assert_eq!(end("5check", fen), Some((Winner::Black, "checks given")));
+    let start = Position::start(&game("5check"));
+    assert!(start.fen().contains(" - 5+5 0 1"));
+}
+
+#[test]
+fn a_king_on_the_hill_wins() {
+    // Fairy-Stockfish: White's king on d5, Black to move: no moves.
+    let fen = "8/8/8/3K4/8/8/8/k7 b - - 0 1";
+    assert_eq!(
+        end("kingofthehill", fen),
+        Some((Winner::White, "goal reached"))
+    );
+    // Fairy-Stockfish: mate 1 by c4d4.
+    let g = game("kingofthehill");
+    let (score, best) = search(&g, "8/8/8/8/2K5/8/8/k7 w - - 0 1");
+    assert_eq!(score, Score::Mate(1));
+    assert!(["c4d4", "c4d5"].contains(&best.as_str()), "{best}");
+}
+
+#[test]
+fn racing_kings_gives_the_reply_and_forbids_check() {
+    // Fairy-Stockfish: White reached the 8th rank and Black has replied without reaching it.
+    assert_eq!(
+        end("racingkings", "6K1/8/8/8/8/8/8/k7 w - - 0 1"),
+        Some((Winner::White, "goal reached"))
+    );
+    // Black to move still has its reply.
+    assert_eq!(end("racingkings", "6K1/8/8/8/8/8/k7/8 b - - 0 1"), None);
+    // Both kings there with White to move: Black equalised.
+    assert_eq!(
+        end("racingkings", "k5K1/8/8/8/8/8/8/8 w - - 0 1"),
+        Some((Winner::Draw, "goal reached"))
+    );
+    // Black there first, Black to move after White's move: Black wins.
+    assert_eq!(
+        end("racingkings", "k7/8/8/8/8/8/8/6K1 b - - 0 1"),
+        Some((Winner::Black, "goal reached"))
+    );
+    // Fairy-Stockfish: mate 1 by g7f8 (Black cannot reach the 8th rank in one); g8, h8 as good.
+    let g = game("racingkings");
+    let (score, best) = search(&g, "8/6K1/8/8/8/8/k7/8 w - - 0 1");
+    assert_eq!(score, Score::Mate(1));
+    assert!(["g7f8", "g7g8", "g7h8"].contains(&best.as_str()), "{best}");
+    // No move may give check: the rook may not go to the a-file or the 2nd rank.
+    let mut pos = Position::from_fen(&g, "8/8/8/8/8/8/k7/4R2K w - - 0 1").unwrap();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert!(!moves.contains(&"e1a1".to_string()) && !moves.contains(&"e1e2".to_string()));
+    assert!(moves.contains(&"e1b1".to_string()) && moves.contains(&"e1e3".to_string()));
+}
+
+#[test]
+fn losing_a_whole_kind_loses() {
+    // Fairy-Stockfish: Black (who just moved) has no queen: White to move has won.
+    let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(end("extinction", fen), Some((Winner::White, "extinction")));
+    // Fairy-Stockfish: three kings, one lost.
+    let fen = "knbqkbnk/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNK b - - 0 1";
+    assert_eq!(end("threekings", fen), Some((Winner::Black, "extinction")));
+    // Kinglet: only the pawns count.
+    let fen = "rnbqkbnr/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(end("kinglet", fen), Some((Winner::White, "extinction")));
+    assert_eq!(
+        end("kinglet", "rnbqkbnr/p7/8/8/8/8/PPPPPPPP/1NBQKBN1 w - - 0 1"),
+        None
+    );
+    // The king is an ordinary piece: it may stay attacked, and take and be taken.
+    let g = game("extinction");
+    let mut pos = Position::from_fen(
+        &g,
+        "rnb1kbnr/pppppppp/8/8/1q6/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1",
+    )
+    .unwrap();
+    assert!(!pos.in_check());
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert!(moves.contains(&"e1d2".to_string()), "{moves:?}");
+    // Taking the last queen is a win found by search: mate in 1.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let g2 = game("extinction");
+    let (score, _) = search(
+        &g2,
+        "rnb1kbnr/pppppppp/8/8/8/2q5/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    assert_eq!(score, Score::Mate(1));
+    assert_eq!(end("extinction", fen), None);
+}
+
+/// Two kings a side, one royal kind: the rules decide what check means.
+fn two_kings(rule: &str) -> Arc<Game> {
+    let text = format!(
+        "variant twokings\nboard 8x8\npiece K king K royal\npiece R rook R\nstart k6k/8/8/8/8/8/8/K3R2K w - - 0 1\n{rule}"
+    );
+    Game::new(acedrex::variant::parse_variant("twokings.txt", &text).expect("valid"))
+}
+
+#[test]
+fn several_royals_any_may_not_be_left_attacked() {
+    let g = two_kings("royal-loss any\n");
+    // The rook on b8 holds the b-file.
+    let mut pos = Position::from_fen(&g, "kr5k/8/8/8/8/8/8/K3R2K w - - 0 1").unwrap();
+    assert!(!pos.in_check());
+    // a1b1 and a1b2 step into the rook's file: illegal; a1a2 is fine.
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert!(!moves.contains(&"a1b1".to_string()) && moves.contains(&"a1a2".to_string()));
+    // One king attacked is check; with no way out, mate.
+    let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/1r6/Kr5K w - - 0 1").unwrap();
+    assert!(pos.in_check());
+    assert_eq!(
+        pos.game_end().map(|e| (e.winner, e.reason)),
+        Some((Winner::Black, "checkmate"))
+    );
+}
+
+#[test]
+fn several_royals_last_only_the_last_is_protected() {
+    let g = two_kings("royal-loss last\n");
+    // The same mate under `any` is no check here: the other king is still there.
+    let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/1r6/Kr5K w - - 0 1").unwrap();
+    assert!(!pos.in_check());
+    let n = pos.legal_moves().len();
+    assert!(n > 0);
+    assert_eq!(pos.game_end(), None);
+    // Black takes one king: the game goes on; the last one is then protected by the check rule.
+    let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/8/Kr5K b - - 0 1").unwrap();
+    let m = pos.parse_move("b1a1").unwrap();
+    pos.make(m);
+    assert_eq!(pos.game_end(), None);
+    assert_eq!(pos.royal_count(acedrex::position::Side::White), 1);
+    // Taking the last royal piece wins; search sees it as a mate.
+    let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/8/r6K b - - 0 1").unwrap();
+    let m = pos.parse_move("a1h1").unwrap();
+    pos.make(m);
+    assert_eq!(
+        pos.game_end().map(|e| (e.winner, e.reason)),
+        Some((Winner::Black, "royal piece captured"))
+    );
+    // White's last king next to Black's rook: it must step out of check.
+    let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/8/6rK w - - 0 1").unwrap();
+    assert!(pos.in_check());
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    moves.sort();
+    assert_eq!(moves, ["h1g1", "h1h2"]);
+    let (score, _) = search(&g, "k6k/8/8/8/8/8/1r6/Kr5K b - - 0 1");
+    assert!(matches!(score, Score::Mate(n) if n > 0), "{score:?}");
+}
+
+#[test]
+fn rule_keys_are_checked_with_positions() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece P pawn fmW\nstart k7/8/8/8/8/8/8/7K w - - 0 1\n";
+    let cases = [
+        (
+            "royal-loss most\n",
+            "t.txt:6:12",
+            "unknown royal-loss rule `most`",
+        ),
+        ("extinction X\n", "t.txt:6:12", "`X` in the extinction rule"),
+        (
+            "extinction P at-most x\n",
+            "t.txt:6:22",
+            "`x` is not a count",
+        ),
+        (
+            "goal K i9\n",
+            "t.txt:6:8",
+            "goal region `i9` leaves the 8x8 board",
+        ),
+        ("goal K d4-\n", "t.txt:6:8", "`d4-` is not a goal region"),
+        (
+            "goal K reply\n",
+            "t.txt:6:14",
+            "the goal squares are missing",
+        ),
+        ("checks-to-win 0\n", "t.txt:6:15", "`checks-to-win 0`"),
+        (
+            "giving-check never\n",
+            "t.txt:6:14",
+            "unknown giving-check rule",
+        ),
+    ];
+    for (line, at, message) in cases {
+        let text = format!("{base}{line}");
+        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
+        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
+        assert!(
+            shown.iter().any(|e| e.contains(at) && e.contains(message)),
+            "{line}: {shown:#?}"
+        );
+    }
+    // No royal piece is allowed only where extinction decides the game.
+    let text = "variant t\nboard 8x8\npiece K king K\nstart k7/8/8/8/8/8/8/7K w - - 0 1\n";
+    assert!(acedrex::variant::parse_variant("t.txt", text).is_err());
+    let with = format!("{text}extinction K\n");
+    assert!(acedrex::variant::parse_variant("t.txt", &with).is_ok());
+    // Counting checks needs a royal piece to check.
+    let counted = format!("{with}checks-to-win 3\n");
+    let errors = acedrex::variant::parse_variant("t.txt", &counted).unwrap_err();
+    assert!(errors[0].to_string().contains("t.txt:6:15"), "{errors:?}");
+}
