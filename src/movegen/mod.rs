@@ -293,7 +293,11 @@ impl Position {
     pub fn is_legal(&mut self, m: Move) -> bool {
         let side = self.side;
         let tables = &self.game().tables;
-        let royal_moves = tables.pieces[self.board[m.from as usize].kind().index()].royal;
+        let royal_moves = if tables.classic {
+            m.from == self.royal[side.index()]
+        } else {
+            tables.pieces[self.board[m.from as usize].kind().index()].royal
+        };
         // Castling out of, through or into check concerns a royal king; a non-royal castling piece
         // (extinction chess's commoner) castles over attacked squares.
         if m.kind() == MoveKind::Castle && royal_moves && !tables.castle_through_check {

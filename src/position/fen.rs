@@ -79,9 +79,7 @@ impl Position {
             }
         }
         if let (Some(n), Some(left)) = (t.checks_to_win, setup.checks) {
-            for side in 0..2 {
-                pos.checks[side] = u32::from(n).saturating_sub(left[side]) as u8;
-            }
+            pos.checks = left.map(|l| u32::from(n).saturating_sub(l) as u8);
         }
         if !problems.is_empty() {
             return Err(FenError { problems });
