@@ -34,6 +34,13 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("centaur", &["centaur"]),
     ("modern", &["modern"]),
     ("chancellor", &["chancellor"]),
+    ("3check", &["3check"]),
+    ("5check", &["5check"]),
+    ("kingofthehill", &["kingofthehill"]),
+    ("racingkings", &["racingkings"]),
+    ("extinction", &["extinction"]),
+    ("kinglet", &["kinglet"]),
+    ("threekings", &["threekings"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.
