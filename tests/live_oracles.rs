@@ -35,6 +35,13 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "centaur",
     "modern",
     "chancellor",
+    "3check",
+    "5check",
+    "kingofthehill",
+    "racingkings",
+    "extinction",
+    "kinglet",
+    "threekings",
 ];
 
 fn seed(default: u64) -> u64 {
