@@ -34,6 +34,18 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("centaur", &["centaur"]),
     ("modern", &["modern"]),
     ("chancellor", &["chancellor"]),
+    ("cylinder", &[]),
+    ("berolina", &[]),
+    ("super", &[]),
+    ("great", &[]),
+    ("light-brigade", &[]),
+    ("team-mate", &[]),
+    ("ciccolini", &[]),
+    ("mexican", &[]),
+    ("roman", &[]),
+    ("fairy-fide-rookies", &[]),
+    ("fairy-rookies-fide", &[]),
+    ("falcon", &[]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

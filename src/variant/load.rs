@@ -50,6 +50,27 @@ const BUILTINS: &[(&str, &str)] = &[
     ("centaur", include_str!("../../variants/centaur.txt")),
     ("modern", include_str!("../../variants/modern.txt")),
     ("chancellor", include_str!("../../variants/chancellor.txt")),
+    ("cylinder", include_str!("../../variants/cylinder.txt")),
+    ("berolina", include_str!("../../variants/berolina.txt")),
+    ("super", include_str!("../../variants/super.txt")),
+    ("great", include_str!("../../variants/great.txt")),
+    (
+        "light-brigade",
+        include_str!("../../variants/light-brigade.txt"),
+    ),
+    ("team-mate", include_str!("../../variants/team-mate.txt")),
+    ("ciccolini", include_str!("../../variants/ciccolini.txt")),
+    ("mexican", include_str!("../../variants/mexican.txt")),
+    ("roman", include_str!("../../variants/roman.txt")),
+    (
+        "fairy-fide-rookies",
+        include_str!("../../variants/fairy-fide-rookies.txt"),
+    ),
+    (
+        "fairy-rookies-fide",
+        include_str!("../../variants/fairy-rookies-fide.txt"),
+    ),
+    ("falcon", include_str!("../../variants/falcon.txt")),
 ];
 
 /// How deep `inherit` may nest; a longer chain is surely a cycle through differently named files.
