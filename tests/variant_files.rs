@@ -39,6 +39,13 @@ fn shipped_files_on_disk_are_valid_and_all_built_in() {
         );
         // The embedded text is the file on disk (include_str!), so both give the same variant.
         let from_disk = variant::load(f.to_str().unwrap()).unwrap();
+        // build.rs embeds every file under its stem: that must be the variant's canonical name.
+        assert_eq!(
+            from_disk.name,
+            stem,
+            "{} names another variant",
+            f.display()
+        );
         let embedded = variant::builtin(stem).unwrap();
         assert_eq!(from_disk.start.fen(), embedded.start.fen());
         assert_eq!(from_disk.pieces.len(), embedded.pieces.len());

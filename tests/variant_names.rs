@@ -41,6 +41,18 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("extinction", &["extinction"]),
     ("kinglet", &["kinglet"]),
     ("threekings", &["threekings"]),
+    ("cylinder", &[]),
+    ("berolina", &[]),
+    ("super", &[]),
+    ("great", &[]),
+    ("light-brigade", &[]),
+    ("team-mate", &[]),
+    ("ciccolini", &[]),
+    ("mexican", &[]),
+    ("roman", &[]),
+    ("fairy-fide-rookies", &[]),
+    ("fairy-rookies-fide", &[]),
+    ("falcon", &[]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -785,6 +785,12 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
         *families.entry(key).or_default() |= 1 << k;
     };
     let mut bent: BTreeMap<(i32, i32), Vec<Bent>> = BTreeMap::new();
+    // Fairy-Max's pawn double (or triple) step leaves e.p. rights, and a pawn's capturing leap
+    // onto the passed square takes the pawn that made it: acedrex's `e`.
+    let en_passant = pawn
+        && rays
+            .iter()
+            .any(|r| r.low() & 0xF == 4 && (r.low() >> 4) & 0xF == 2);
     let mut castles: Vec<((i32, i32), (i32, i32))> = Vec::new();
     for &ray in rays {
         let low = ray.low() & 0xF;
@@ -809,6 +815,7 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
             return Err(DecompileError::Cylinder(ray));
         }
         match low {
+            5 if en_passant => add("", format!("ce{o}"), u, String::new()),
             5..=7 => add("", format!("{}{o}", stop_letters(low)), u, String::new()),
             1..=3 if tog == 0 && count == 0 && v == u => {
                 add("", format!("{}{o}", stop_letters(low)), u, "0".into())

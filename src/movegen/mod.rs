@@ -91,7 +91,7 @@ impl Position {
             let c = self.board[to as usize];
             if may_stop(c, stop & keep, own, enemy) {
                 push(out, to, MoveKind::Normal, 0, c);
-            } else if stop & Stop::EP != 0 && to == self.ep && self.ep != 0 {
+            } else if stop & Stop::EP != 0 && self.is_ep_square(to) {
                 let victim = self.board[self.ep_victim as usize];
                 push(out, to, MoveKind::EnPassant, self.ep_victim, victim);
             }
@@ -587,8 +587,7 @@ impl Walker<'_> {
                         self.push(sq as u16, kind, extra);
                     } else if leg.stop & Stop::EP != 0
                         && c.is_empty()
-                        && sq as u16 == self.pos.ep
-                        && self.pos.ep != 0
+                        && self.pos.is_ep_square(sq as u16)
                     {
                         self.push(sq as u16, MoveKind::EnPassant, self.pos.ep_victim);
                     }

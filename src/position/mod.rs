@@ -317,6 +317,28 @@ impl Position {
         }
     }
 
+    /// Whether an en-passant capture may land on `sq`: each square the last lame leap passed,
+    /// from the first (`ep`) up to the piece that made it when they lie on one line (a pawn's
+    /// double or triple step: Fairy-Max's Mexican pawns), else the first passed square only.
+    pub(crate) fn is_ep_square(&self, sq: u16) -> bool {
+        if self.ep == 0 || sq == self.ep_victim {
+            return false;
+        }
+        if sq == self.ep {
+            return true;
+        }
+        let (dx, dy) = crate::geometry::delta(self.ep, self.ep_victim);
+        let (sx, sy) = crate::geometry::delta(self.ep, sq);
+        let (dx, dy, sx, sy) = (i32::from(dx), i32::from(dy), i32::from(sx), i32::from(sy));
+        let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+        straight
+            && sx * dy == sy * dx
+            && sx.signum() == dx.signum()
+            && sy.signum() == dy.signum()
+            && sx.abs() <= dx.abs()
+            && sy.abs() <= dy.abs()
+    }
+
     /// Takes back the last move made.
     pub fn unmake(&mut self) {
         let u = self.history.pop().expect("unmake without a move");

@@ -9,61 +9,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The shipped variant files, embedded so the binary needs no data directory. Canonical names in the
-/// order `builtin_names` lists them.
-const BUILTINS: &[(&str, &str)] = &[
-    (
-        "grant-acedrex",
-        include_str!("../../variants/grant-acedrex.txt"),
-    ),
-    (
-        "grant-acedrex-cazaux",
-        include_str!("../../variants/grant-acedrex-cazaux.txt"),
-    ),
-    (
-        "grant-acedrex-murray",
-        include_str!("../../variants/grant-acedrex-murray.txt"),
-    ),
-    (
-        "grant-acedrex-dice",
-        include_str!("../../variants/grant-acedrex-dice.txt"),
-    ),
-    ("chess", include_str!("../../variants/chess.txt")),
-    ("capablanca", include_str!("../../variants/capablanca.txt")),
-    ("shatranj", include_str!("../../variants/shatranj.txt")),
-    ("courier", include_str!("../../variants/courier.txt")),
-    ("makruk", include_str!("../../variants/makruk.txt")),
-    ("nocastle", include_str!("../../variants/nocastle.txt")),
-    ("amazon", include_str!("../../variants/amazon.txt")),
-    (
-        "hoppelpoppel",
-        include_str!("../../variants/hoppelpoppel.txt"),
-    ),
-    ("newzealand", include_str!("../../variants/newzealand.txt")),
-    ("knightmate", include_str!("../../variants/knightmate.txt")),
-    ("almost", include_str!("../../variants/almost.txt")),
-    ("chigorin", include_str!("../../variants/chigorin.txt")),
-    ("gardner", include_str!("../../variants/gardner.txt")),
-    ("losalamos", include_str!("../../variants/losalamos.txt")),
-    ("gothic", include_str!("../../variants/gothic.txt")),
-    ("embassy", include_str!("../../variants/embassy.txt")),
-    ("centaur", include_str!("../../variants/centaur.txt")),
-    ("modern", include_str!("../../variants/modern.txt")),
-    ("chancellor", include_str!("../../variants/chancellor.txt")),
-    ("3check", include_str!("../../variants/3check.txt")),
-    ("5check", include_str!("../../variants/5check.txt")),
-    (
-        "kingofthehill",
-        include_str!("../../variants/kingofthehill.txt"),
-    ),
-    (
-        "racingkings",
-        include_str!("../../variants/racingkings.txt"),
-    ),
-    ("extinction", include_str!("../../variants/extinction.txt")),
-    ("kinglet", include_str!("../../variants/kinglet.txt")),
-    ("threekings", include_str!("../../variants/threekings.txt")),
-];
+/// The shipped variant files (every `variants/*.txt`, listed by build.rs), embedded so the binary
+/// needs no data directory. Canonical names in the order `builtin_names` lists them.
+const BUILTINS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtins.rs"));
 
 /// How deep `inherit` may nest; a longer chain is surely a cycle through differently named files.
 const MAX_DEPTH: usize = 16;

@@ -204,7 +204,7 @@ impl FileParser {
                     .map(|t| name(t, "XBoard parent variant"))
                     .transpose()?;
                 s.xboard = Some(XboardSpec {
-                    name: name(&args[0], "XBoard variant name")?,
+                    name: xboard_name(&args[0])?,
                     parent,
                 });
             }
@@ -414,6 +414,21 @@ fn name(tok: &Tok, what: &str) -> Res<Spanned<String>> {
         None => Ok(tok.spanned()),
         Some((i, c)) => Err(tok.span.sub(tok.text[..i].chars().count(), 1).error(format!(
             "`{c}` is not allowed in a {what}: expected lower-case letters, digits, `-` and `_` (e.g. `grant-acedrex`)"
+        ))),
+    }
+}
+
+/// An XBoard variant name is the engine's word, not ours: Fairy-Max's army games are named
+/// `fairy/FIDE-Nutters`, so upper case and `/` are allowed besides a canonical name's characters.
+fn xboard_name(tok: &Tok) -> Res<Spanned<String>> {
+    let bad = tok
+        .text
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/')));
+    match bad {
+        None => Ok(tok.spanned()),
+        Some((i, c)) => Err(tok.span.sub(tok.text[..i].chars().count(), 1).error(format!(
+            "`{c}` is not allowed in an XBoard variant name: expected letters, digits, `-`, `_` and `/` (e.g. `fairy/FIDE-Nutters`)"
         ))),
     }
 }

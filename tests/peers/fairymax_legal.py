@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """The moves Fairy-Max accepts as legal after a move sequence: a legality oracle for any Fairy-Max variant.
 
-  fairymax_legal.py [--engine /usr/games/fairymax] [--ini FMAX.INI] [--variant grande-acedrex] [MOVE...]
+  fairymax_legal.py [--engine /usr/games/fairymax] [--ini FMAX.INI] [--variant grande-acedrex] [--size WxH] [MOVE...]
   fairymax_legal.py ... --batch          one move sequence per stdin line, one answer line each
 
 Prints the accepted moves on one line, sorted by from-square, then to-square, squares in rank order
-(a1 b1 .. a2 b2 ..), in coordinate form without a promotion suffix: Fairy-Max promotes by itself. Exit
+(a1 b1 .. a2 b2 ..), in coordinate form without a promotion suffix: Fairy-Max promotes by itself (a move
+of the sequence may carry one, e.g. `b7a8n`; Fairy-Max reads it in either case). Squares are named as
+acedrex and XBoard name them, ranks from 1, also on 10-rank boards, where Fairy-Max's own move text counts
+ranks from 0; the script translates both ways. A sequence that extends the previous one is played on
+from there instead of being replayed from the start. Exit
 status 1 when Fairy-Max rejects a move of the sequence (in --batch mode that line is answered with
 "rejected N MOVE" and the run goes on), 2 when it does not know the variant or the engine is missing.
 
@@ -34,7 +38,7 @@ class UnknownVariant(Exception):
 class FairyMax:
     """One Fairy-Max process in force mode, spoken to over the xboard protocol."""
 
-    def __init__(self, engine='/usr/games/fairymax', ini=None, variant='grande-acedrex'):
+    def __init__(self, engine='/usr/games/fairymax', ini=None, variant='grande-acedrex', size=None):
         # Fairy-Max's command line is `fairymax [HASH_BITS [INI_FILE]]`.
         argv = [engine] + (['22', ini] if ini else [])
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -46,8 +50,10 @@ class FairyMax:
             self.close()
             raise UnknownVariant(variant)
         # `setup (...) WxH+H_parent FEN` gives the board size; without it the board is 8x8.
-        size = next((re.search(r'\) (\d+)x(\d+)\+', line) for line in reply if line.startswith('setup ')), None)
-        self.files, self.ranks = (int(size[1]), int(size[2])) if size else (8, 8)
+        sent = next((re.search(r'\) (\d+)x(\d+)\+', line) for line in reply if line.startswith('setup ')), None)
+        # A block without a `#` parent field sends no size (Fairy-Max's falcon is 10x8): --size.
+        given = re.fullmatch(r'(\d+)x(\d+)', size or '') or sent
+        self.files, self.ranks = (int(given[1]), int(given[2])) if given else (8, 8)
         self.played = []
 
     def exchange(self, *commands):
@@ -64,15 +70,30 @@ class FairyMax:
             lines.append(line)
         raise RuntimeError(f'Fairy-Max exited (after {" ".join(commands)!r})')
 
+    def engine_move(self, move):
+        """`move` in Fairy-Max's text: on 10 ranks it numbers them from 0 (a1 is its a0)."""
+        if self.ranks != 10:
+            return move
+        m = re.fullmatch(r'([a-z])(\d+)([a-z])(\d+)(.*)', move)
+        if not m:
+            return move
+        return f'{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}{m[5]}'
+
     def accepts(self, move):
-        return not any(line.startswith('Illegal move') for line in self.exchange(move))
+        """Whether Fairy-Max accepts `move` (acedrex's square names) in the current position."""
+        reply = self.exchange(self.engine_move(move))
+        return not any(line.startswith('Illegal move') for line in reply)
 
     def reset(self, moves):
-        """Replays `moves` from the start position; raises Rejected on the first refused move."""
-        self.exchange('new', f'variant {self.variant}', 'force')
-        self.played = []
-        for i, m in enumerate(moves, 1):
+        """Brings the game to `moves` from the start position; raises Rejected on the first refused move."""
+        if self.played != moves[:len(self.played)]:
+            self.exchange('new', f'variant {self.variant}', 'force')
+            self.played = []
+        for i, m in enumerate(moves[len(self.played):], len(self.played) + 1):
             if not self.accepts(m):
+                # The refused move left the game where it was; start afresh for the next query.
+                self.exchange('new', f'variant {self.variant}', 'force')
+                self.played = []
                 raise Rejected(i, m)
             self.played.append(m)
 
@@ -124,11 +145,12 @@ def main():
     ap.add_argument('--engine', default='/usr/games/fairymax')
     ap.add_argument('--ini', help='an fmax.ini to load instead of the installed one')
     ap.add_argument('--variant', default='grande-acedrex')
+    ap.add_argument('--size', help="the board, FILESxRANKS, when the variant's setup does not say it")
     ap.add_argument('--batch', action='store_true', help='read one move sequence per stdin line')
     ap.add_argument('moves', nargs='*', help='the moves from the start position (one argument may hold several)')
     a = ap.parse_args()
     try:
-        fm = FairyMax(a.engine, a.ini, a.variant)
+        fm = FairyMax(a.engine, a.ini, a.variant, a.size)
     except FileNotFoundError:
         sys.exit(f'{a.engine} not found: install the Debian package fairymax')
     except UnknownVariant:

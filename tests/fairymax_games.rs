@@ -1,0 +1,241 @@
+//! The shipped Fairy-Max games against Fairy-Max itself. For each variant file whose rules come from
+//! a `Game:` block of Debian's fmax.ini, seeded random games of 40 plies are walked with every move
+//! chosen from Fairy-Max's own legal list (tests/peers/fairymax_legal.py), and at every ply acedrex's
+//! legal set must equal Fairy-Max's. A promotion takes a random letter of the variant's choice list,
+//! sent to both engines, so a piece that Fairy-Max reads differently shows at the next ply.
+//!
+//! One seed per variant by default (each ply costs hundreds of round trips to Fairy-Max);
+//! `ACEDREX_FMAX_SEEDS=N` walks N, `ACEDREX_SEED` picks the first, and `ACEDREX_FMAX_ONLY=a,b` limits
+//! the walk to those variants.
+//! A missing Fairy-Max skips with a message, and fails under CI=true.
+
+mod common;
+
+use acedrex::position::Position;
+use common::{Rng, fairymax_moves, game, need_peer_script, peer_script};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const FAIRYMAX: &str = "/usr/games/fairymax";
+const PLIES: usize = 40;
+
+/// The shipped variants whose rules are a Fairy-Max block, by canonical name; each file's `xboard`
+/// key is the block's name.
+const FAIRY_MAX_GAMES: &[&str] = &[
+    "grant-acedrex",
+    "chess",
+    "cylinder",
+    "berolina",
+    "super",
+    "fairy-fide-rookies",
+    "fairy-rookies-fide",
+    "great",
+    "light-brigade",
+    "team-mate",
+    "ciccolini",
+    "mexican",
+    "roman",
+    "falcon",
+];
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The legality probe in its line-at-a-time mode: one move sequence in, Fairy-Max's legal moves out.
+struct Probe {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Probe {
+    fn start(xboard_name: &str, files: u8, ranks: u8) -> Probe {
+        let mut child = Command::new("python3")
+            .arg(peer_script("fairymax_legal.py"))
+            .args(["--engine", FAIRYMAX, "--variant", xboard_name, "--batch"])
+            .arg(format!("--size={files}x{ranks}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start python3");
+        let input = child.stdin.take().expect("stdin");
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        Probe {
+            child,
+            input,
+            output,
+        }
+    }
+
+    /// Fairy-Max's legal moves after `played`, sorted; Err with its answer when it refuses a move.
+    fn legal(&mut self, played: &[String]) -> Result<Vec<String>, String> {
+        writeln!(self.input, "{}", played.join(" ")).expect("probe input");
+        self.input.flush().expect("flush");
+        let mut line = String::new();
+        let n = self.output.read_line(&mut line).expect("probe output");
+        assert!(n > 0, "the probe ended after {played:?}");
+        if line.starts_with("rejected") {
+            return Err(line.trim_end().to_string());
+        }
+        let mut moves: Vec<String> = line.split_whitespace().map(String::from).collect();
+        moves.sort();
+        Ok(moves)
+    }
+}
+
+impl Drop for Probe {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One walk of `PLIES` plies driven by Fairy-Max's legal moves; Err describes the first difference.
+fn walk(name: &str, probe: &mut Probe, seed: u64) -> Result<usize, String> {
+    let g = game(name);
+    let mut pos = Position::start(&g);
+    // xorshift needs a non-zero state; mix the name in so variants walk differently.
+    let mix = name
+        .bytes()
+        .fold(seed, |h, b| h.rotate_left(7) ^ u64::from(b));
+    let mut rng = Rng(mix | 1);
+    let mut played: Vec<String> = Vec::new();
+    for ply in 0..=PLIES {
+        let theirs = probe.legal(&played).map_err(|a| format!("Fairy-Max {a}"))?;
+        let ours = fairymax_moves(&mut pos);
+        if ours != theirs {
+            let only_ours: Vec<_> = ours.iter().filter(|m| !theirs.contains(m)).collect();
+            let only_theirs: Vec<_> = theirs.iter().filter(|m| !ours.contains(m)).collect();
+            return Err(format!(
+                "{name} seed {seed} ply {ply}: only acedrex {only_ours:?}, only Fairy-Max {only_theirs:?}\n  after {}\n  at {}",
+                played.join(" "),
+                pos.fen()
+            ));
+        }
+        if ply == PLIES || theirs.is_empty() {
+            return Ok(ply);
+        }
+        let pick = &theirs[rng.below(theirs.len())];
+        let candidates: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut t = pos.move_text(m);
+                if m.promotion().is_some() {
+                    t.pop();
+                }
+                &t == pick
+            })
+            .collect();
+        let m = candidates[rng.below(candidates.len())];
+        played.push(pos.move_text(m));
+        pos.make(m);
+    }
+    unreachable!("the loop returns at the last ply")
+}
+
+#[test]
+fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
+    let test = "shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games";
+    if !need_peer_script(test, FAIRYMAX, "apt-get install -y fairymax") {
+        return;
+    }
+    let (first, seeds) = (
+        env_number("ACEDREX_SEED", 1),
+        env_number("ACEDREX_FMAX_SEEDS", 1),
+    );
+    let only = std::env::var("ACEDREX_FMAX_ONLY").unwrap_or_default();
+    let games: Vec<&str> = FAIRY_MAX_GAMES
+        .iter()
+        .copied()
+        .filter(|n| only.is_empty() || only.split(',').any(|o| o == *n))
+        .collect();
+    // Two workers: each probe query is hundreds of round trips to a Fairy-Max process.
+    let next = AtomicUsize::new(0);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut failures = Vec::new();
+                    while let Some(&name) = games.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        let v = game(name).variant.clone();
+                        let xboard = v.xboard_name.clone();
+                        let mut probe = Probe::start(&xboard, v.files, v.ranks);
+                        for seed in first..first + seeds {
+                            match walk(name, &mut probe, seed) {
+                                Ok(plies) => {
+                                    eprintln!("{name} ({xboard}) seed {seed}: {plies} plies agree")
+                                }
+                                Err(e) => failures.push(e),
+                            }
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Mexican pawns push up to three squares on their first move; the pawn beside either passed
+/// square may take en passant (Fairy-Max accepts `e6d7` here, and `e7d8` after `e6e7`).
+#[test]
+fn a_triple_push_leaves_en_passant_on_both_passed_squares() {
+    let g = game("mexican");
+    for (line, capture) in [
+        ("e2e5 a9a8 e5e6 a8a7 f2f3 d9d6", "e6d7"),
+        ("e2e5 a9a8 e5e6 a8a7 e6e7 d9d6", "e7d8"),
+    ] {
+        let mut pos = Position::start(&g);
+        for m in line.split_whitespace() {
+            let mv = pos.parse_move(m).expect("legal");
+            pos.make(mv);
+        }
+        assert!(
+            fairymax_moves(&mut pos).contains(&capture.to_string()),
+            "{capture} after {line}"
+        );
+        let mv = pos.parse_move(capture).expect("legal");
+        pos.make(mv);
+        assert!(
+            pos.at(acedrex::geometry::cell(3, 5)).is_empty(),
+            "{capture} takes the d6 pawn"
+        );
+    }
+}
+
+/// Every name in the table is a shipped variant whose XBoard name Fairy-Max knows.
+#[test]
+fn every_listed_game_is_a_fairy_max_block() {
+    let Ok(ini) = std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini") else {
+        common::need(
+            "every_listed_game_is_a_fairy_max_block",
+            false,
+            "/usr/share/games/fairymax/fmax.ini",
+            "apt-get install -y fairymax",
+        );
+        return;
+    };
+    for name in FAIRY_MAX_GAMES {
+        let v = game(name).variant.clone();
+        let block = ini.lines().any(|l| {
+            l.strip_prefix("Game: ")
+                .and_then(|g| g.split(" #").next())
+                .is_some_and(|g| {
+                    g.trim().eq_ignore_ascii_case(&v.xboard_name)
+                        || (v.xboard_name == "normal" && g.trim() == "normal")
+                })
+        });
+        assert!(block, "{name}: no `Game: {}` block", v.xboard_name);
+    }
+}
