@@ -584,22 +584,28 @@ fn session<R: BufRead + Send + 'static>(
 
 /// `acedrex fmax`: an fmax.ini for the named variants (or all Fairy-Max can express).
 fn fmax(args: FmaxArgs) -> anyhow::Result<ExitCode> {
-    let mut names = args.variant;
-    if args.all {
-        names.extend(
-            acedrex::variant::builtin_names()
-                .into_iter()
-                .map(String::from)
-                .filter(|n| !n.ends_with("-murray") && !n.ends_with("-dice")),
-        );
-    }
-    if names.is_empty() {
-        names.push("grant-acedrex".into());
-    }
-    let variants = names
+    let mut variants = args
+        .variant
         .iter()
         .map(|n| acedrex::variant::load(n))
         .collect::<Result<Vec<_>, _>>()?;
+    if args.all {
+        // Every built-in Fairy-Max can play: dice variants would lose their dice, and a variant
+        // the export refuses is named and left out.
+        for name in acedrex::variant::builtin_names() {
+            let v = acedrex::variant::load(name)?;
+            if v.dice.is_some() {
+                continue;
+            }
+            match acedrex::fmax::export(std::slice::from_ref(&v)) {
+                Ok(_) => variants.push(v),
+                Err(e) => eprintln!("left out: {e}"),
+            }
+        }
+    }
+    if variants.is_empty() {
+        variants.push(acedrex::variant::load("grant-acedrex")?);
+    }
     let (text, warnings) = acedrex::fmax::export(&variants)?;
     for w in warnings {
         eprintln!("warning: {w}");

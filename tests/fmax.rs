@@ -344,6 +344,31 @@ fn export_errors_name_variant_and_piece() {
     assert!(err.contains("chess") && err.contains("piece Q"), "{err}");
 }
 
+/// End rules Fairy-Max lacks are refused by name, not exported as another game.
+#[test]
+fn export_refuses_rules_fairy_max_lacks() {
+    for (variant, rule) in [
+        ("3check", "checks-to-win"),
+        ("kingofthehill", "goal squares"),
+        ("racingkings", "goal squares"),
+        ("extinction", "no royal piece"),
+    ] {
+        let v = acedrex::variant::builtin(variant).expect("shipped");
+        let err = acedrex::fmax::export(&[v])
+            .expect_err("not expressible")
+            .to_string();
+        assert!(err.contains(variant) && err.contains(rule), "{err}");
+    }
+    let mut two_kings = acedrex::variant::builtin("chess").expect("chess");
+    two_kings.start =
+        acedrex::setup::Setup::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1")
+            .expect("a FEN");
+    let err = acedrex::fmax::export(&[two_kings])
+        .expect_err("two kings")
+        .to_string();
+    assert!(err.contains("several royal pieces"), "{err}");
+}
+
 // ---- import ------------------------------------------------------------------------------------
 
 const DEBIAN_INI: &str = "/usr/share/games/fairymax/fmax.ini";

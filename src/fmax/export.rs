@@ -8,6 +8,7 @@ use super::rays::{Ray, step_of};
 use crate::betza;
 use crate::explore::{Probe, destinations_in, probe_game};
 use crate::legs::{self, Cont, Leg, Path, Stop};
+use crate::side::Side;
 use crate::variant::{BareKing, Outcome, PromotionTarget, Variant};
 use std::fmt::Write;
 
@@ -36,6 +37,9 @@ pub enum Inexpressible {
     PawnNotAPiece,
     #[error("no royal piece")]
     NoRoyal,
+    /// An end rule or royal set-up Fairy-Max's exported blocks cannot carry.
+    #[error("{0}: not expressible in an exported Fairy-Max block")]
+    Rule(&'static str),
     #[error("piece {letter} ({name}): {reason}")]
     Compile {
         letter: char,
@@ -208,7 +212,39 @@ fn pawn_and_royal(v: &Variant) -> Result<(usize, usize), Inexpressible> {
         .iter()
         .position(|p| p.royal)
         .ok_or(Inexpressible::NoRoyal)?;
+    rules_fit(v)?;
     Ok((pawn, royal))
+}
+
+/// Fairy-Max plays one royal piece a side and none of the newer end rules: exporting such a
+/// variant would silently play another game.
+fn rules_fit(v: &Variant) -> Result<(), Inexpressible> {
+    let royal_kinds = v.pieces.iter().filter(|p| p.royal).count();
+    let royals_of = |side| {
+        v.start
+            .squares()
+            .filter(|(_, placed)| placed.side == side)
+            .filter(|(_, placed)| {
+                v.piece_index(placed.letter)
+                    .is_some_and(|i| v.pieces[i].royal)
+            })
+            .count()
+    };
+    let rules = &v.end;
+    let refused = if royal_kinds > 1 || Side::BOTH.iter().any(|&s| royals_of(s) > 1) {
+        Some("several royal pieces")
+    } else if rules.extinction.is_some() {
+        Some("extinction")
+    } else if rules.goal.is_some() {
+        Some("goal squares")
+    } else if rules.checks_to_win.is_some() {
+        Some("checks-to-win")
+    } else if !rules.giving_check {
+        Some("giving-check forbidden")
+    } else {
+        None
+    };
+    refused.map_or(Ok(()), |r| Err(Inexpressible::Rule(r)))
 }
 
 /// Every piece's rays, White's view; approximations become warnings.
