@@ -25,6 +25,8 @@ struct Cli {
 enum Command {
     /// Validate variant files; prints every diagnostic, exit status 1 if any file is wrong.
     Check(CheckArgs),
+    /// List the shipped variants: name, board, the other names it answers to, description.
+    Variants,
     /// Show what one Betza string does from one square of an otherwise empty board.
     Piece(PieceArgs),
     /// Count legal move paths to a depth (Fairy-Stockfish's perft).
@@ -402,6 +404,7 @@ macro_rules! out {
 fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Check(args) => check(args),
+        Command::Variants => variants(),
         Command::Piece(args) => piece(args),
         Command::Perft(args) => perft(args),
         Command::Moves(args) => moves(args),
@@ -430,6 +433,29 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `acedrex variants`: one line per shipped variant.
+fn variants() -> anyhow::Result<ExitCode> {
+    for name in acedrex::variant::builtin_names() {
+        let v = acedrex::variant::load(name)?;
+        let mut others: Vec<&str> = v.aliases.iter().map(String::as_str).collect();
+        if v.xboard_name != v.name && !others.contains(&v.xboard_name.as_str()) {
+            others.push(&v.xboard_name);
+        }
+        let others = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", others.join(", "))
+        };
+        outln!(
+            "{:<22} {:>5}  {}{others}",
+            v.name,
+            format!("{}x{}", v.files, v.ranks),
+            v.description
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `acedrex piece`: what one Betza string does on an otherwise empty board.

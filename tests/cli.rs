@@ -68,3 +68,25 @@ fn hash_flag_is_bounded() {
     // Where the machine cannot give that much, the default table stays and the session goes on.
     assert!(String::from_utf8_lossy(&out.stdout).contains("pong 3"));
 }
+
+/// `acedrex variants` lists every shipped variant once, and a misspelt name gets the closest ones.
+#[test]
+fn variants_are_listed_and_misspellings_suggested() {
+    let out = Command::new(env!("CARGO_BIN_EXE_acedrex"))
+        .arg("variants")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names, acedrex::variant::builtin_names(), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_acedrex"))
+        .args(["moves", "--variant", "capablnca"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("did you mean `capablanca`"), "{err}");
+}

@@ -169,8 +169,8 @@ fn resolve(
             String::new()
         };
         diags.push(inherit.span.error(format!(
-            "unknown parent variant `{parent}`: expected a built-in variant ({}){here}",
-            builtin_names().join(", ")
+            "unknown parent variant `{parent}`: expected a built-in variant{}{here}",
+            suggest(parent)
         )));
         return (None, diags);
     };
@@ -262,8 +262,8 @@ pub enum LoadError {
     /// The file is not a valid variant: every diagnostic, rendered with its source lines.
     #[error("{}", render(.0))]
     Invalid(Vec<Diagnostic>),
-    #[error("unknown variant {name} (known: {known})")]
-    Unknown { name: String, known: String },
+    #[error("unknown variant {name}{}", suggest(.name))]
+    Unknown { name: String },
 }
 
 /// A built-in name, alias or XBoard name, else the path of a variant file.
@@ -281,8 +281,29 @@ pub fn load(name_or_path: &str) -> Result<Variant, LoadError> {
     }
     Err(LoadError::Unknown {
         name: name_or_path.to_string(),
-        known: builtin_names().join(", "),
     })
+}
+
+/// The built-in names closest to a mistyped one, for a message: ` (did you mean `a` or `b`?
+/// `acedrex variants` lists them all)`.
+fn suggest(wrong: &str) -> String {
+    let names = builtin_names();
+    let mut close: Vec<(f64, &str)> = names
+        .iter()
+        .map(|n| (strsim::normalized_damerau_levenshtein(wrong, n), *n))
+        .filter(|(score, _)| *score >= 0.6)
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let close: Vec<String> = close
+        .iter()
+        .take(3)
+        .map(|(_, n)| format!("`{n}`"))
+        .collect();
+    let all = "`acedrex variants` lists them all";
+    match close.len() {
+        0 => format!(" ({all})"),
+        _ => format!(" (did you mean {}? {all})", close.join(" or ")),
+    }
 }
 
 /// What `acedrex check FILE...` prints: every diagnostic of every file, then one summary line per
