@@ -38,7 +38,16 @@ pub struct EvalTables {
     bare_king: bool,
     /// Kings near the board edge need the safety terms scaled to the board size.
     danger_radius: i32,
+    files: u8,
+    /// Passed-pawn bonus per side and cell, `(mg, eg)`: a share of what the pawn promotes into,
+    /// shrinking with the plies it still needs. Indexed by `side * SPAN + cell - BASE`.
+    passed: Vec<(i16, i16)>,
 }
+
+/// Pawn structure penalties, (middlegame, endgame), per extra pawn on a file and per pawn with no
+/// friendly pawn on a neighbouring file.
+const DOUBLED: (i32, i32) = (-10, -25);
+const ISOLATED: (i32, i32) = (-8, -14);
 
 /// A deterministic generator so the derived tables never change between runs.
 struct XorShift(u64);
@@ -302,6 +311,7 @@ impl EvalTables {
             -(df + dr)
         };
         let mut psq = vec![(0i16, 0i16); 2 * types * SPAN];
+        let mut passed = vec![(0i16, 0i16); 2 * SPAN];
         for ty in 0..types {
             for side in 0..2usize {
                 let m = &mob[ty][side];
@@ -327,6 +337,13 @@ impl EvalTables {
                         } else if let Some(p) = &promo {
                             let (d, to) = p[i];
                             let gain = (to - value[ty]).max(0) as f64;
+                            if d != u8::MAX {
+                                // Several pawn types share one table: the largest bonus wins.
+                                let b = gain * 0.25 * 0.6f64.powi(d as i32 - 1) + 8.0;
+                                let e = &mut passed[side * SPAN + i];
+                                e.0 = e.0.max((b * 0.5).round() as i16);
+                                e.1 = e.1.max(b.round() as i16);
+                            }
                             let eg = if d == u8::MAX {
                                 0.0
                             } else {
@@ -362,6 +379,8 @@ impl EvalTables {
             phase_total,
             bare_king: game.variant.end.bare_king != BareKing::Off,
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
+            files,
+            passed,
         }
     }
 
@@ -453,6 +472,51 @@ impl EvalTables {
         st
     }
 
+    /// Doubled, isolated and passed pawns of one side, (mg, eg). A pawn is passed when no enemy
+    /// pawn stands ahead of it on its file or a neighbouring one, and no friendly pawn ahead on
+    /// its own file; ahead is toward the far ranks, where pawns promote.
+    fn pawn_structure(&self, st: &EvalState, side: usize) -> (i32, i32) {
+        let (own, opp) = (&st.pawns[side], &st.pawns[side ^ 1]);
+        let files = self.files as usize;
+        let (mut mg, mut eg) = (0, 0);
+        for f in 0..files {
+            let m = own[f];
+            if m == 0 {
+                continue;
+            }
+            let n = m.count_ones() as i32;
+            mg += DOUBLED.0 * (n - 1);
+            eg += DOUBLED.1 * (n - 1);
+            let left = if f > 0 { own[f - 1] } else { 0 };
+            let right = if f + 1 < files { own[f + 1] } else { 0 };
+            if left | right == 0 {
+                mg += ISOLATED.0 * n;
+                eg += ISOLATED.1 * n;
+            }
+            let near = opp[f]
+                | if f > 0 { opp[f - 1] } else { 0 }
+                | if f + 1 < files { opp[f + 1] } else { 0 };
+            // The most advanced pawn of the file is the only candidate.
+            let r = if side == 0 {
+                15 - m.leading_zeros()
+            } else {
+                m.trailing_zeros()
+            };
+            let ahead: u32 = if side == 0 {
+                !((2u32 << r) - 1)
+            } else {
+                (1u32 << r) - 1
+            };
+            if near as u32 & ahead == 0 {
+                let c = cell(f as u8, r as u8);
+                let (a, b) = self.passed[side * SPAN + (c - BASE) as usize];
+                mg += a as i32;
+                eg += b as i32;
+            }
+        }
+        (mg, eg)
+    }
+
     /// The evaluation of a position from its terms, for the side to move.
     pub fn finish(&self, pos: &Position, st: &EvalState) -> i32 {
         let phase = st.phase.min(self.phase_total);
@@ -461,9 +525,12 @@ impl EvalTables {
         let (phase, total) = (phase as i64, self.phase_total as i64);
         for side in 0..2 {
             let danger = st.danger[side] as i64;
+            let (pmg, peg) = self.pawn_structure(st, side);
             let mg = st.mg[side] as i64 - (danger * danger / 4).min(400)
-                + 8 * st.shield[side].min(3) as i64;
-            let s = (mg * phase + st.eg[side] as i64 * (total - phase)) / total;
+                + 8 * st.shield[side].min(3) as i64
+                + pmg as i64;
+            let eg = st.eg[side] as i64 + peg as i64;
+            let s = (mg * phase + eg * (total - phase)) / total;
             score += if side == 0 { s } else { -s } as i32;
         }
         if self.bare_king {
@@ -494,6 +561,8 @@ pub struct EvalState {
     /// Enemy pressure near each side's royal piece, and its pawn shield.
     danger: [i32; 2],
     shield: [i32; 2],
+    /// Pawns per side and file, one bit per rank.
+    pawns: [[u16; 16]; 2],
 }
 
 impl EvalState {
@@ -526,6 +595,7 @@ impl EvalState {
         self.nonroyal[side] += sign;
         if et.pawn[t] {
             self.shield[side] += sign * et.shields(t, c, kings[side]);
+            self.pawns[side][file_of(c) as usize] ^= 1 << rank_of(c);
             return;
         }
         self.officers[side] += sign;
