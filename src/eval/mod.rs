@@ -40,10 +40,6 @@ pub struct EvalTables {
     bare_king: bool,
     /// Kings near the board edge need the safety terms scaled to the board size.
     danger_radius: i32,
-    files: u8,
-    /// Passed-pawn bonus per side and cell, `(mg, eg)`: a share of what the pawn promotes into,
-    /// shrinking with the plies it still needs. Indexed by `side * SPAN + cell - BASE`.
-    passed: Vec<(i16, i16)>,
     /// Expected mobility (sampled, ×8) per `(side * types + type) * SPAN + cell - BASE`, and the
     /// value of one destination more than expected per type, (mg, eg); 0 for types whose moves
     /// the counter does not follow (pawns, royal pieces, paths with conditions).
@@ -51,10 +47,6 @@ pub struct EvalTables {
     mob_weight: Vec<(i32, i32)>,
 }
 
-/// Pawn structure penalties, (middlegame, endgame), per extra pawn on a file and per pawn with no
-/// friendly pawn on a neighbouring file.
-const DOUBLED: (i32, i32) = (-10, -25);
-const ISOLATED: (i32, i32) = (-8, -14);
 /// How far the evaluation with mobility may lie from the one without, for lazy evaluation.
 pub const LAZY_MARGIN: i32 = 200;
 /// Value of one destination, as a share of the piece's value over its mean sampled mobility.
@@ -345,7 +337,6 @@ impl EvalTables {
             })
             .collect();
         let mut psq = vec![(0i16, 0i16); 2 * types * SPAN];
-        let mut passed = vec![(0i16, 0i16); 2 * SPAN];
         for ty in 0..types {
             for side in 0..2usize {
                 let m = &mob[ty][side];
@@ -371,13 +362,6 @@ impl EvalTables {
                         } else if let Some(p) = &promo {
                             let (d, to) = p[i];
                             let gain = (to - value[ty]).max(0) as f64;
-                            if d != u8::MAX {
-                                // Several pawn types share one table: the largest bonus wins.
-                                let b = gain * 0.25 * 0.6f64.powi(d as i32 - 1) + 8.0;
-                                let e = &mut passed[side * SPAN + i];
-                                e.0 = e.0.max((b * 0.5).round() as i16);
-                                e.1 = e.1.max(b.round() as i16);
-                            }
                             let eg = if d == u8::MAX {
                                 0.0
                             } else {
@@ -413,8 +397,6 @@ impl EvalTables {
             phase_total,
             bare_king: game.variant.end.bare_king != BareKing::Off,
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
-            files,
-            passed,
             mob_base,
             mob_weight,
         }
@@ -515,62 +497,14 @@ impl EvalTables {
         st
     }
 
-    /// Recomputes the pawn-structure terms, which change only when a pawn moves or goes.
+    /// Recomputes the pawn key, which changes only when a pawn moves or goes.
     fn refresh_pawns(&self, st: &mut EvalState) {
-        for side in 0..2 {
-            st.pawn_terms[side] = self.pawn_structure(st, side);
-        }
         let mut h = 0x243F_6A88_85A3_08D3u64;
         for &m in st.pawns.iter().flatten() {
             h = (h ^ m as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h ^= h >> 29;
         }
         st.pawn_key = h;
-    }
-
-    /// Doubled, isolated and passed pawns of one side, (mg, eg). A pawn is passed when no enemy
-    /// pawn stands ahead of it on its file or a neighbouring one, and no friendly pawn ahead on
-    /// its own file; ahead is toward the far ranks, where pawns promote.
-    fn pawn_structure(&self, st: &EvalState, side: usize) -> (i32, i32) {
-        let (own, opp) = (&st.pawns[side], &st.pawns[side ^ 1]);
-        let files = self.files as usize;
-        let (mut mg, mut eg) = (0, 0);
-        for f in 0..files {
-            let m = own[f];
-            if m == 0 {
-                continue;
-            }
-            let n = m.count_ones() as i32;
-            mg += DOUBLED.0 * (n - 1);
-            eg += DOUBLED.1 * (n - 1);
-            let left = if f > 0 { own[f - 1] } else { 0 };
-            let right = if f + 1 < files { own[f + 1] } else { 0 };
-            if left | right == 0 {
-                mg += ISOLATED.0 * n;
-                eg += ISOLATED.1 * n;
-            }
-            let near = opp[f]
-                | if f > 0 { opp[f - 1] } else { 0 }
-                | if f + 1 < files { opp[f + 1] } else { 0 };
-            // The most advanced pawn of the file is the only candidate.
-            let r = if side == 0 {
-                15 - m.leading_zeros()
-            } else {
-                m.trailing_zeros()
-            };
-            let ahead: u32 = if side == 0 {
-                !((2u32 << r) - 1)
-            } else {
-                (1u32 << r) - 1
-            };
-            if near as u32 & ahead == 0 {
-                let c = cell(f as u8, r as u8);
-                let (a, b) = self.passed[side * SPAN + (c - BASE) as usize];
-                mg += a as i32;
-                eg += b as i32;
-            }
-        }
-        (mg, eg)
     }
 
     /// Destinations (empty or enemy) of a piece through its plain leaps, slides and bent paths,
@@ -652,13 +586,11 @@ impl EvalTables {
         let (phase, total) = (phase as i64, self.phase_total as i64);
         for side in 0..2 {
             let danger = st.danger[side] as i64;
-            let (pmg, peg) = st.pawn_terms[side];
-            let (mmg, meg) = if with_mobility {
+            let (pmg, peg) = if with_mobility {
                 self.mobility(pos, Side::from_index(side))
             } else {
                 (0, 0)
             };
-            let (pmg, peg) = (pmg + mmg, peg + meg);
             let mg = st.mg[side] as i64 - (danger * danger / 4).min(400)
                 + 8 * st.shield[side].min(3) as i64
                 + pmg as i64;
@@ -696,8 +628,6 @@ pub struct EvalState {
     shield: [i32; 2],
     /// Pawns per side and file, one bit per rank.
     pawns: [[u16; 16]; 2],
-    /// Pawn-structure terms per side, (mg, eg), recomputed when pawns change.
-    pawn_terms: [(i32, i32); 2],
     /// A hash of the pawn files: the key of the search's correction history.
     pub pawn_key: u64,
 }
