@@ -5,6 +5,8 @@
 
 use crate::game::Game;
 use crate::geometry::{STRIDE, cell, file_of, rank_of};
+use crate::legs::Stop;
+use crate::piece::enemy_mask;
 use crate::position::{Kind, Move, MoveKind, Piece, Position, Side};
 use crate::variant::{
     BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
@@ -38,7 +40,17 @@ pub struct EvalTables {
     bare_king: bool,
     /// Kings near the board edge need the safety terms scaled to the board size.
     danger_radius: i32,
+    /// Expected mobility (sampled, ×8) per `(side * types + type) * SPAN + cell - BASE`, and the
+    /// value of one destination more than expected per type, (mg, eg); 0 for types whose moves
+    /// the counter does not follow (pawns, royal pieces, paths with conditions).
+    mob_base: Vec<i16>,
+    mob_weight: Vec<(i32, i32)>,
 }
+
+/// How far the evaluation with mobility may lie from the one without, for lazy evaluation.
+pub const LAZY_MARGIN: i32 = 200;
+/// Value of one destination, as a share of the piece's value over its mean sampled mobility.
+const MOBILITY: f64 = 0.1;
 
 /// A deterministic generator so the derived tables never change between runs.
 struct XorShift(u64);
@@ -301,6 +313,29 @@ impl EvalTables {
             let dr = (2.0 * rank_of(c) as f64 - (ranks - 1) as f64).abs() / 2.0;
             -(df + dr)
         };
+        let mut mob_base = vec![0i16; 2 * types * SPAN];
+        for ty in 0..types {
+            for side in 0..2usize {
+                for (i, &m) in mob[ty][side].iter().enumerate() {
+                    mob_base[(side * types + ty) * SPAN + i] = (m * 8.0).round() as i16;
+                }
+            }
+        }
+        let mob_weight = (0..types)
+            .map(|ty| {
+                let prog = &t.pieces[ty].program;
+                let simple = prog
+                    .iter()
+                    .all(|p| p.complex.is_empty() && p.castles.is_empty());
+                if royal[ty] || pawn[ty] || !simple {
+                    return (0, 0);
+                }
+                // One more square is worth more to a piece that has few.
+                let mean = board_mean(game, &mob[ty][0]).max(1.0);
+                let w = (MOBILITY * value[ty] as f64 / mean).clamp(1.0, 16.0);
+                ((w * 0.8).round() as i32, w.round() as i32)
+            })
+            .collect();
         let mut psq = vec![(0i16, 0i16); 2 * types * SPAN];
         for ty in 0..types {
             for side in 0..2usize {
@@ -362,6 +397,8 @@ impl EvalTables {
             phase_total,
             bare_king: game.variant.end.bare_king != BareKing::Off,
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
+            mob_base,
+            mob_weight,
         }
     }
 
@@ -407,6 +444,7 @@ impl EvalTables {
                 st.add(self, side.index(), pos.at(c).kind().index(), c, kings);
             }
         }
+        self.refresh_pawns(&mut st);
         st
     }
 
@@ -442,6 +480,9 @@ impl EvalTables {
             for &c in pos.pieces(mover) {
                 st.shield[side] += self.shields(pos.at(c).kind().index(), c, king);
             }
+            if m.is_capture() && self.pawn[captured.kind().index()] {
+                self.refresh_pawns(&mut st);
+            }
             return st;
         }
         st.remove(self, side, t_before.index(), m.from, kings);
@@ -450,20 +491,111 @@ impl EvalTables {
             let (cs, ck) = (captured.side().index(), captured.kind().index());
             st.remove(self, cs, ck, m.captured_at(), kings);
         }
+        if self.pawn[t_before.index()] || m.is_capture() && self.pawn[captured.kind().index()] {
+            self.refresh_pawns(&mut st);
+        }
         st
+    }
+
+    /// Recomputes the pawn key, which changes only when a pawn moves or goes.
+    fn refresh_pawns(&self, st: &mut EvalState) {
+        let mut h = 0x243F_6A88_85A3_08D3u64;
+        for &m in st.pawns.iter().flatten() {
+            h = (h ^ m as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        st.pawn_key = h;
+    }
+
+    /// Destinations (empty or enemy) of a piece through its plain leaps, slides and bent paths,
+    /// the moves the sampled mobility counts too.
+    fn count_mobility(&self, pos: &Position, side: Side, ty: usize, from: u16) -> i32 {
+        let prog = &pos.game().tables.pieces[ty].program[side.index()];
+        let enemy = enemy_mask(side);
+        let reach = |c: Piece, stop: u8| {
+            (c.is_empty() && stop & Stop::EMPTY != 0)
+                || (c.bits() & enemy != 0 && stop & Stop::ENEMY != 0)
+        };
+        let ride = |start: u16, off: i16, max: u8, stop: u8| {
+            let (mut to, mut n, mut count) = (start as i16, 0u8, 0);
+            loop {
+                to += off;
+                let c = pos.at(to as u16);
+                if c.is_occupied() {
+                    return count + i32::from(reach(c, stop));
+                }
+                count += i32::from(stop & Stop::EMPTY != 0);
+                n += 1;
+                if n == max {
+                    return count;
+                }
+            }
+        };
+        let mut count = 0;
+        for &(off, stop) in &prog.leaps {
+            count += i32::from(reach(pos.at((from as i16 + off) as u16), stop));
+        }
+        for &(off, max, stop) in &prog.slides {
+            count += ride(from, off, max, stop);
+        }
+        for b in &prog.bent {
+            let first = (from as i16 + b.step) as u16;
+            let c = pos.at(first);
+            count += i32::from(reach(c, b.stop));
+            if c.is_empty() {
+                for &(off, max, stop) in &b.slides {
+                    count += ride(first, off, max, stop);
+                }
+            }
+        }
+        count
+    }
+
+    /// Mobility of one side's pieces against what their squares promise on average, (mg, eg).
+    fn mobility(&self, pos: &Position, side: Side) -> (i32, i32) {
+        let (mut mg, mut eg) = (0, 0);
+        for &c in pos.pieces(side) {
+            let ty = pos.at(c).kind().index();
+            let (wm, we) = self.mob_weight[ty];
+            if wm == 0 && we == 0 {
+                continue;
+            }
+            let base = self.mob_base[(side.index() * self.types + ty) * SPAN + (c - BASE) as usize];
+            let d = 8 * self.count_mobility(pos, side, ty, c) - base as i32;
+            mg += wm * d;
+            eg += we * d;
+        }
+        (mg / 8, eg / 8)
     }
 
     /// The evaluation of a position from its terms, for the side to move.
     pub fn finish(&self, pos: &Position, st: &EvalState) -> i32 {
+        self.finish_with(pos, st, true)
+    }
+
+    /// The evaluation without mobility, the one term that walks the board: cheap, and within
+    /// [`LAZY_MARGIN`] of [`EvalTables::finish`] in all but wild positions.
+    pub fn finish_lazy(&self, pos: &Position, st: &EvalState) -> i32 {
+        self.finish_with(pos, st, false)
+    }
+
+    fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
         let phase = st.phase.min(self.phase_total);
         let mut score = 0;
         // In i64: a board packed with pieces overflows the products in i32.
         let (phase, total) = (phase as i64, self.phase_total as i64);
         for side in 0..2 {
             let danger = st.danger[side] as i64;
+            let (pmg, peg) = if with_mobility {
+                self.mobility(pos, Side::from_index(side))
+            } else {
+                (0, 0)
+            };
             let mg = st.mg[side] as i64 - (danger * danger / 4).min(400)
-                + 8 * st.shield[side].min(3) as i64;
-            let s = (mg * phase + st.eg[side] as i64 * (total - phase)) / total;
+                + 8 * st.shield[side].min(3) as i64
+                + pmg as i64;
+            let eg = st.eg[side] as i64 + peg as i64;
+            let s = (mg * phase + eg * (total - phase)) / total;
             score += if side == 0 { s } else { -s } as i32;
         }
         if self.bare_king {
@@ -494,6 +626,10 @@ pub struct EvalState {
     /// Enemy pressure near each side's royal piece, and its pawn shield.
     danger: [i32; 2],
     shield: [i32; 2],
+    /// Pawns per side and file, one bit per rank.
+    pawns: [[u16; 16]; 2],
+    /// A hash of the pawn files: the key of the search's correction history.
+    pub pawn_key: u64,
 }
 
 impl EvalState {
@@ -526,6 +662,7 @@ impl EvalState {
         self.nonroyal[side] += sign;
         if et.pawn[t] {
             self.shield[side] += sign * et.shields(t, c, kings[side]);
+            self.pawns[side][file_of(c) as usize] ^= 1 << rank_of(c);
             return;
         }
         self.officers[side] += sign;

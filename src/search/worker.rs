@@ -4,7 +4,7 @@
 use super::checks::CheckFilter;
 use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
 use super::{Info, Score};
-use crate::eval::{EvalState, EvalTables};
+use crate::eval::{EvalState, EvalTables, LAZY_MARGIN};
 use crate::position::{Kind, Move, MoveKind, Position};
 use crate::rules::{GameEnd, Winner};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -307,6 +307,17 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&self, ply: usize) -> i32 {
         self.sh.et.finish(&self.pos, &self.evals[ply])
+    }
+
+    /// Static evaluation where only its side of the window (alpha, beta) matters: far outside
+    /// it, the cheap part alone decides.
+    #[inline]
+    fn evaluate_lazy(&self, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let cheap = self.sh.et.finish_lazy(&self.pos, &self.evals[ply]);
+        if cheap - LAZY_MARGIN >= beta || cheap + LAZY_MARGIN <= alpha {
+            return cheap;
+        }
+        self.evaluate(ply)
     }
 
     /// After `m` was made: is the side to move now in check?
@@ -728,7 +739,7 @@ impl<'a> Worker<'a> {
         let stand = if in_check {
             -INF
         } else {
-            let e = hit.map_or_else(|| self.evaluate(ply), |h| h.eval);
+            let e = hit.map_or_else(|| self.evaluate_lazy(ply, alpha, beta), |h| h.eval);
             if e >= beta {
                 return e;
             }
