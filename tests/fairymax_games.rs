@@ -1,12 +1,13 @@
 //! The shipped Fairy-Max games against Fairy-Max itself. For each variant file whose rules come from
-//! a `Game:` block of Debian's fmax.ini, seeded random games of 40 plies are walked with every move
+//! a `Game:` block of Debian's fmax.ini, seeded random games are walked with every move
 //! chosen from Fairy-Max's own legal list (tests/peers/fairymax_legal.py), and at every ply acedrex's
 //! legal set must equal Fairy-Max's. A promotion takes a random letter of the variant's choice list,
 //! sent to both engines, so a piece that Fairy-Max reads differently shows at the next ply.
 //!
-//! One seed per variant by default (each ply costs hundreds of round trips to Fairy-Max);
-//! `ACEDREX_FMAX_SEEDS=N` walks N, `ACEDREX_SEED` picks the first, and `ACEDREX_FMAX_ONLY=a,b` limits
-//! the walk to those variants.
+//! One seed and 12 plies per variant by default (each ply costs hundreds of round trips to
+//! Fairy-Max); `.ci/run` walks 40 plies from a fresh seed. `ACEDREX_FMAX_PLIES=N` walks N plies,
+//! `ACEDREX_FMAX_SEEDS=N` N seeds, `ACEDREX_SEED` picks the first, and `ACEDREX_FMAX_ONLY=a,b`
+//! limits the walk to those variants.
 //! A missing Fairy-Max skips with a message, and fails under CI=true.
 
 mod common;
@@ -18,7 +19,6 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const FAIRYMAX: &str = "/usr/games/fairymax";
-const PLIES: usize = 40;
 
 /// The shipped variants whose rules are a Fairy-Max block, by canonical name; each file's `xboard`
 /// key is the block's name.
@@ -96,7 +96,7 @@ impl Drop for Probe {
 }
 
 /// One walk of `PLIES` plies driven by Fairy-Max's legal moves; Err describes the first difference.
-fn walk(name: &str, probe: &mut Probe, seed: u64) -> Result<usize, String> {
+fn walk(name: &str, probe: &mut Probe, seed: u64, plies: usize) -> Result<usize, String> {
     let g = game(name);
     let mut pos = Position::start(&g);
     // xorshift needs a non-zero state; mix the name in so variants walk differently.
@@ -105,7 +105,7 @@ fn walk(name: &str, probe: &mut Probe, seed: u64) -> Result<usize, String> {
         .fold(seed, |h, b| h.rotate_left(7) ^ u64::from(b));
     let mut rng = Rng(mix | 1);
     let mut played: Vec<String> = Vec::new();
-    for ply in 0..=PLIES {
+    for ply in 0..=plies {
         let theirs = probe.legal(&played).map_err(|a| format!("Fairy-Max {a}"))?;
         let ours = fairymax_moves(&mut pos);
         if ours != theirs {
@@ -117,7 +117,7 @@ fn walk(name: &str, probe: &mut Probe, seed: u64) -> Result<usize, String> {
                 pos.fen()
             ));
         }
-        if ply == PLIES || theirs.is_empty() {
+        if ply == plies || theirs.is_empty() {
             return Ok(ply);
         }
         let pick = &theirs[rng.below(theirs.len())];
@@ -145,9 +145,10 @@ fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
     if !need_peer_script(test, FAIRYMAX, "apt-get install -y fairymax") {
         return;
     }
-    let (first, seeds) = (
+    let (first, seeds, plies) = (
         env_number("ACEDREX_SEED", 1),
         env_number("ACEDREX_FMAX_SEEDS", 1),
+        env_number("ACEDREX_FMAX_PLIES", 12) as usize,
     );
     let only = std::env::var("ACEDREX_FMAX_ONLY").unwrap_or_default();
     let games: Vec<&str> = FAIRY_MAX_GAMES
@@ -167,7 +168,7 @@ fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
                         let xboard = v.xboard_name.clone();
                         let mut probe = Probe::start(&xboard, v.files, v.ranks);
                         for seed in first..first + seeds {
-                            match walk(name, &mut probe, seed) {
+                            match walk(name, &mut probe, seed, plies) {
                                 Ok(plies) => {
                                     eprintln!("{name} ({xboard}) seed {seed}: {plies} plies agree")
                                 }
