@@ -320,6 +320,7 @@ impl Position {
     /// Whether an en-passant capture may land on `sq`: each square the last lame leap passed,
     /// from the first (`ep`) up to the piece that made it when they lie on one line (a pawn's
     /// double or triple step: Fairy-Max's Mexican pawns), else the first passed square only.
+    #[inline]
     pub(crate) fn is_ep_square(&self, sq: u16) -> bool {
         if self.ep == 0 || sq == self.ep_victim {
             return false;
@@ -327,6 +328,19 @@ impl Position {
         if sq == self.ep {
             return true;
         }
+        // The usual case, a double step, passes only `ep`: keep it to these few comparisons, as
+        // move generation asks for every pawn capture onto an empty square.
+        let gap = self.ep.abs_diff(self.ep_victim);
+        let stride = crate::geometry::STRIDE as u16;
+        if gap == 1 || gap == stride || gap == stride - 1 || gap == stride + 1 {
+            return false;
+        }
+        self.is_far_ep_square(sq)
+    }
+
+    /// [`Position::is_ep_square`] after a leap that passed more than one square.
+    #[cold]
+    fn is_far_ep_square(&self, sq: u16) -> bool {
         let (dx, dy) = crate::geometry::delta(self.ep, self.ep_victim);
         let (sx, sy) = crate::geometry::delta(self.ep, sq);
         let (dx, dy, sx, sy) = (i32::from(dx), i32::from(dy), i32::from(sx), i32::from(sy));
