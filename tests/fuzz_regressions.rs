@@ -71,30 +71,16 @@ fn betza_tame_bracket_prints_back_to_the_same_tree() {
 
 // ---- protocol sessions (fuzz/src/session.rs builds them) ----------------------------------------
 
-use acedrex::protocol::{Config, Protocol};
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
-
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
+use acedrex::protocol::{Config, Protocol, SharedBuf};
+use std::io;
 
 /// Runs `text` as a whole session and returns the engine's output.
 fn session(protocol: Protocol, text: &str) -> String {
-    let sink = Sink::default();
+    let sink = SharedBuf::default();
     let input = io::Cursor::new(text.as_bytes().to_vec());
     acedrex::protocol::run(protocol, input, sink.clone(), &Config::default())
         .expect("the session ends cleanly");
-    String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned()
+    sink.text()
 }
 
 /// A GUI's hash setting far beyond any machine: `memory 1099511627776` (2^40 MB) asks

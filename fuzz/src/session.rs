@@ -8,9 +8,10 @@
 
 use acedrex::game::Game;
 use acedrex::position::Position;
+use acedrex::protocol::SharedBuf;
 use arbitrary::{Arbitrary, Unstructured};
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
+use std::io;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The depth every search is capped at.
@@ -520,25 +521,11 @@ fn push_go(out: &mut Vec<String>, line: &str, uci: bool) {
     }
 }
 
-/// The engine's output, shared with the test after the session ends.
-#[derive(Clone, Default)]
-pub struct Sink(pub Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The GUI side of a session: every generated line at once, then, like a GUI, `quit` only once the
 /// closing `ping`/`isready` has been answered (or after a generous wait, and the check fails).
 struct Gui {
     lines: io::Cursor<Vec<u8>>,
-    sink: Sink,
+    sink: SharedBuf,
     answered: Box<dyn Fn(&str) -> bool + Send>,
     quit: Option<io::Cursor<&'static [u8]>>,
 }
@@ -552,7 +539,7 @@ impl io::Read for Gui {
         if self.quit.is_none() {
             let deadline = Instant::now() + Duration::from_secs(20);
             while Instant::now() < deadline {
-                let out = String::from_utf8_lossy(&self.sink.0.lock().unwrap()).into_owned();
+                let out = self.sink.text();
                 if (self.answered)(&out) {
                     break;
                 }
@@ -591,7 +578,7 @@ pub fn run(protocol: acedrex::protocol::Protocol, data: &[u8]) {
 /// Runs the session `text` (its lines, then `quit` once answered) and checks how it ended.
 pub fn run_text(protocol: acedrex::protocol::Protocol, text: &str) {
     use acedrex::protocol::Protocol;
-    let sink = Sink::default();
+    let sink = SharedBuf::default();
     let input = text.to_string();
     let answered: Box<dyn Fn(&str) -> bool + Send> = match protocol {
         Protocol::Uci => Box::new(move |out| all_ready(&input, out)),
@@ -609,7 +596,7 @@ pub fn run_text(protocol: acedrex::protocol::Protocol, text: &str) {
         ..Default::default()
     };
     let result = acedrex::protocol::run(protocol, io::BufReader::new(gui), sink.clone(), &config);
-    let output = String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned();
+    let output = sink.text();
     assert!(result.is_ok(), "session failed: {result:?}\n{text}");
     let ok = match protocol {
         Protocol::Uci => all_ready(text, &output),
