@@ -222,32 +222,39 @@ impl Position {
             let a = self.plist[by.index()][i];
             let key = base + self.board[a as usize].kind().index();
             let entry = flat.index[key * DIFF_SIZE + (diff - a as i16) as usize];
-            if entry == 0 {
-                if flat.by_generation[key] && self.attacks_by_generation(a, target, by) {
-                    return true;
-                }
-                continue;
+            // A piece listed by generation may reach the target another way than its listed
+            // instances (across a cylinder's joined edge), so it is asked whenever they fail.
+            if entry != 0 && self.attacked_from(a, entry) {
+                return true;
             }
-            let first = (entry >> 8) as usize;
-            for inst in &flat.instances[first..first + (entry & 0xFF) as usize] {
+            if flat.by_generation[key] && self.attacks_by_generation(a, target, by) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Does one of the listed attack instances `entry` of the piece on `a` reach its target?
+    #[inline]
+    fn attacked_from(&self, a: u16, entry: u32) -> bool {
+        let flat = &self.game().tables.flat_attacks;
+        let first = (entry >> 8) as usize;
+        flat.instances[first..first + (entry & 0xFF) as usize]
+            .iter()
+            .any(|inst| {
                 if inst.initial && !self.virgin[a as usize] {
-                    continue;
+                    return false;
                 }
                 let offs = &flat.offsets[inst.first as usize
                     ..inst.first as usize + (inst.empty + inst.occupied) as usize];
                 let (empty, occupied) = offs.split_at(inst.empty as usize);
-                if empty
+                empty
                     .iter()
                     .all(|&o| self.board[(a as i16 + o) as usize].is_empty())
                     && occupied
                         .iter()
                         .all(|&o| self.board[(a as i16 + o) as usize].is_piece())
-                {
-                    return true;
-                }
-            }
-        }
-        false
+            })
     }
 
     /// Slow path for pieces whose attacks depend on where they stand (cylinder boards).
