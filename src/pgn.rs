@@ -263,6 +263,9 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     let mut s = String::new();
     if m.kind() == MoveKind::Castle {
         s += if m.to > m.from { "O-O" } else { "O-O-O" };
+    } else if let Some(k) = m.dropped() {
+        // Drops as crazyhouse PGN writes them, pawns included: `P@e4`.
+        s += &format!("{}@{}", game.letter(k), square_name(m.to));
     } else {
         let ty = piece_type(pos, m.from);
         let pawn = is_pawn(&game, ty);
@@ -271,6 +274,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
             .into_iter()
             .filter(|o| {
                 o.to == m.to
+                    && !o.is_drop()
                     && o.from != m.from
                     && piece_type(pos, o.from) == ty
                     && o.kind() != MoveKind::Castle
@@ -421,7 +425,7 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     let full_from = from_file.is_some() && from_rank.is_some();
     let cands: Vec<Move> = legal
         .into_iter()
-        .filter(|m| m.to == to && m.kind() != MoveKind::Castle)
+        .filter(|m| m.to == to && !matches!(m.kind(), MoveKind::Castle | MoveKind::Drop))
         .filter(|m| {
             let ty = piece_type(pos, m.from);
             match piece {

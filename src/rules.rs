@@ -256,7 +256,7 @@ impl Position {
         let moves = self.legal_moves();
         moves
             .into_iter()
-            .filter(|m| Some(self.at(m.from).kind()) == ty)
+            .filter(|m| Some(self.mover(*m).kind()) == ty)
             .collect()
     }
 

@@ -5,7 +5,9 @@
 //!
 //! The reader accepts what GUIs send: missing trailing fields (`w - - 0 1`), no e.p. field before the
 //! counters, Shredder/X-FEN file letters in the rights field, and Fairy-Max's `8` for an empty rank
-//! of any width.
+//! of any width. Pieces in hand follow the placement in brackets (`RNBQKBNR[Qp]`, `[-]` or `[]` for
+//! empty hands), and a promoted piece that would go back to hand as a pawn carries `~` (`Q~`), as
+//! Fairy-Stockfish and XBoard write them.
 
 use crate::side::Side;
 use std::fmt;
@@ -56,6 +58,8 @@ pub struct Placed {
     pub letter: char,
     /// Where the letter stands in the FEN text (characters).
     pub at: usize,
+    /// Written `~` after the letter: a promoted piece, which a capture returns to hand demoted.
+    pub promoted: bool,
 }
 
 /// One rank as written, top rank first.
@@ -84,6 +88,8 @@ pub enum Right {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setup {
     pub rows: Vec<Row>,
+    /// The pieces in hand, both sides, when the placement has a holdings part (`[...]`).
+    pub hands: Option<Vec<Placed>>,
     pub side: Side,
     pub rights: Vec<Right>,
     /// The en-passant square as (file, rank) from 0, with its place in the text.
@@ -147,6 +153,7 @@ impl Setup {
             fields.remove(4);
         }
         let mut problems = Vec::new();
+        let (placement, hands) = split_holdings(placement, &mut problems);
         let rows = read_placement(placement, &mut problems);
         let field = |i: usize| fields.get(i).copied();
         let end = chars;
@@ -221,6 +228,7 @@ impl Setup {
         }
         let setup = Setup {
             rows,
+            hands,
             side,
             rights,
             ep,
@@ -269,6 +277,18 @@ impl Setup {
                         ),
                     });
                 }
+            }
+        }
+        for p in self.hands.iter().flatten() {
+            if !declared.contains(&p.letter) {
+                problems.push(FenProblem {
+                    at: p.at,
+                    len: 1,
+                    message: format!(
+                        "`{}` in the holdings of the {what} is not a declared piece: expected one of {letters}(either case)",
+                        p.side.cased(p.letter)
+                    ),
+                });
             }
         }
         if self.rows.len() != usize::from(ranks) {
@@ -331,6 +351,9 @@ impl Setup {
                                 empty = 0;
                             }
                             s.push(p.side.cased(p.letter));
+                            if p.promoted {
+                                s.push('~');
+                            }
                         }
                     }
                 }
@@ -358,8 +381,15 @@ impl Setup {
         let checks = self
             .checks
             .map_or(String::new(), |[w, b]| format!(" {w}+{b}"));
+        // Holdings as Fairy-Stockfish writes them: White's pieces, then Black's.
+        let hands = self.hands.as_ref().map_or(String::new(), |h| {
+            let mut h = h.clone();
+            h.sort_by_key(|p| p.side != Side::White);
+            let letters: String = h.iter().map(|p| p.side.cased(p.letter)).collect();
+            format!("[{letters}]")
+        });
         format!(
-            "{} {} {rights} {ep}{checks} {} {}",
+            "{}{hands} {} {rights} {ep}{checks} {} {}",
             rows.join("/"),
             self.side.fen_char(),
             self.halfmove,
@@ -378,6 +408,7 @@ impl Setup {
                     len: 0,
                 })
                 .collect(),
+            hands: None,
             side: Side::White,
             rights: Vec::new(),
             ep: None,
@@ -395,6 +426,25 @@ impl Setup {
             side,
             letter: letter.to_ascii_uppercase(),
             at: 0,
+            promoted: false,
+        });
+    }
+
+    /// Marks the piece on (file, rank) from 0 as promoted (`~`).
+    pub fn mark_promoted(&mut self, (file, rank): (u8, u8)) {
+        let i = self.rows.len() - 1 - rank as usize;
+        if let Some(p) = &mut self.rows[i].squares[file as usize] {
+            p.promoted = true;
+        }
+    }
+
+    /// Adds a piece to a side's hand (and gives the setup a holdings part).
+    pub fn put_in_hand(&mut self, side: Side, letter: char) {
+        self.hands.get_or_insert_with(Vec::new).push(Placed {
+            side,
+            letter: letter.to_ascii_uppercase(),
+            at: 0,
+            promoted: false,
         });
     }
 
@@ -420,6 +470,60 @@ impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.fen())
     }
+}
+
+/// Splits `placement[holdings]` into the placement and the pieces in hand (`-` or nothing inside
+/// the brackets: empty hands).
+fn split_holdings<'a>(
+    text: &'a str,
+    problems: &mut Vec<FenProblem>,
+) -> (&'a str, Option<Vec<Placed>>) {
+    let Some(open) = text.find('[') else {
+        return (text, None);
+    };
+    let placement = &text[..open];
+    let at0 = placement.chars().count() + 1;
+    let inner = &text[open + 1..];
+    let Some(close) = inner.find(']') else {
+        problems.push(FenProblem {
+            at: at0 - 1,
+            len: inner.chars().count() + 1,
+            message:
+                "the holdings have no closing `]`: expected e.g. `[Qp]` or `[]` after the placement"
+                    .into(),
+        });
+        return (placement, Some(Vec::new()));
+    };
+    let after = &inner[close + 1..];
+    if !after.is_empty() {
+        problems.push(FenProblem {
+            at: at0 + inner[..close].chars().count() + 1,
+            len: after.chars().count(),
+            message: format!(
+                "`{after}` after the holdings: expected a space, then the side to move"
+            ),
+        });
+    }
+    let mut hand = Vec::new();
+    for (i, c) in inner[..close].chars().enumerate() {
+        if c.is_ascii_alphabetic() {
+            hand.push(Placed {
+                side: Side::of_letter(c),
+                letter: c.to_ascii_uppercase(),
+                at: at0 + i,
+                promoted: false,
+            });
+        } else if !(c == '-' && close == 1) {
+            problems.push(FenProblem {
+                at: at0 + i,
+                len: 1,
+                message: format!(
+                    "unexpected `{c}` in the holdings: expected piece letters (`[Qp]`), or `[-]` for empty hands"
+                ),
+            });
+        }
+    }
+    (placement, Some(hand))
 }
 
 /// The placement field: ranks split by `/`, runs of empty squares, letters.
@@ -464,12 +568,14 @@ fn read_placement(text: &str, problems: &mut Vec<FenProblem>) -> Vec<Row> {
                 }
                 j += len;
             } else if c.is_ascii_alphabetic() {
+                let promoted = here.get(j + 1) == Some(&'~');
                 row.squares.push(Some(Placed {
                     side: Side::of_letter(c),
                     letter: c.to_ascii_uppercase(),
                     at: start + j,
+                    promoted,
                 }));
-                j += 1;
+                j += 1 + usize::from(promoted);
             } else {
                 problems.push(FenProblem {
                     at: start + j,
@@ -545,6 +651,9 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
             "rlugcakcgulr/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/RLUGCAKCGULR w Kk - 0 1",
             "k2/3/P2/2K w - - 12 30",
+            "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
+            "r1Q~1k3/8/8/8/8/8/8/4K3[QNpp] b - - 0 30",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
         ] {
             assert_eq!(Setup::parse(fen).unwrap().fen(), fen);
         }
@@ -587,6 +696,39 @@ mod tests {
         assert!(msgs[0].starts_with("the 1st rank from the top of the FEN is 2 squares wide"));
         assert!(msgs[1].starts_with("`q` in the FEN is not a declared piece"));
         assert!(msgs[2].starts_with("the FEN has 3 ranks: expected 2"));
+    }
+
+    #[test]
+    fn reads_holdings_as_the_guis_write_them() {
+        let s = Setup::parse("4k3/8/8/8/8/8/8/4K3[-] w - - 0 1").unwrap();
+        assert_eq!(s.hands, Some(vec![]));
+        assert_eq!(s.fen(), "4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+        let s = Setup::parse("4k3/8/8/8/8/8/8/4K3[pQ] w - - 0 1").unwrap();
+        assert_eq!(s.fen(), "4k3/8/8/8/8/8/8/4K3[Qp] w - - 0 1");
+        let mut found: Vec<(usize, String)> = Setup::parse("4k3/4Q~3/8/8/8/8/8/4K3[Q3]x w")
+            .unwrap_err()
+            .problems
+            .into_iter()
+            .map(|p| (p.at, p.message.split(':').next().unwrap().to_string()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                (24, "unexpected `3` in the holdings".to_string()),
+                (26, "`x` after the holdings".to_string())
+            ]
+        );
+        let p = Setup::parse("k7/8/8/8/8/8/8/K7[Z] w")
+            .unwrap()
+            .check(8, 8, &['K'], "FEN");
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].at, 18);
+        assert!(
+            p[0].message
+                .starts_with("`Z` in the holdings of the FEN is not a declared piece")
+        );
+        assert!(Setup::parse("k7/8/8/8/8/8/8/K7[Q w").is_err());
     }
 
     #[test]

@@ -105,9 +105,10 @@ fn variant_file() -> impl Strategy<Value = String> {
         0usize..3,
         0usize..3,
         rules(),
+        hands(),
     )
         .prop_map(
-            |(files, ranks, bodies, density, seed, zone, stalemate, bare, rules)| {
+            |(files, ranks, bodies, density, seed, zone, stalemate, bare, rules, hands)| {
                 let kinds = bodies.len();
                 let mut text = format!("variant random\nboard {files}x{ranks}\n");
                 // With an extinction rule the king may be an ordinary piece.
@@ -178,7 +179,34 @@ fn variant_file() -> impl Strategy<Value = String> {
                         row
                     })
                     .collect();
-                text += &format!("start {} w Kk - 0 1\n", rows.join("/"));
+                let mut holdings = String::new();
+                if let Some(h) = &hands {
+                    // Alternately White's and Black's.
+                    let letters: String = (0..h.held)
+                        .map(|i| {
+                            let c = LETTERS[i % kinds] as char;
+                            if i % 2 == 0 {
+                                c
+                            } else {
+                                c.to_ascii_lowercase()
+                            }
+                        })
+                        .collect();
+                    holdings = format!("[{letters}]");
+                }
+                text += &format!("start {}{holdings} w Kk - 0 1\n", rows.join("/"));
+                if let Some(h) = &hands {
+                    if h.to_hand {
+                        text += "captures to-hand\n";
+                        if h.keep {
+                            text += "promoted-captures keep\n";
+                        }
+                    }
+                    if let Some((first, more)) = h.ranks {
+                        let first = first.min(ranks);
+                        text += &format!("drop-ranks A {first}-{}\n", (first + more).min(ranks));
+                    }
+                }
                 if let Some(z) = zone {
                     let to = &LETTERS[..kinds.min(3)];
                     let to: String = to.iter().map(|&b| b as char).collect();
@@ -214,6 +242,34 @@ fn variant_file() -> impl Strategy<Value = String> {
                 text
             },
         )
+}
+
+/// Hands: captures to hand or not, promoted pieces kept or demoted, drop ranks, pieces held at the
+/// start.
+#[derive(Debug, Clone)]
+struct Hands {
+    to_hand: bool,
+    keep: bool,
+    ranks: Option<(u8, u8)>,
+    held: usize,
+}
+
+fn hands() -> impl Strategy<Value = Option<Hands>> {
+    prop::option::weighted(
+        0.3,
+        (
+            any::<bool>(),
+            any::<bool>(),
+            prop::option::of((1u8..4, 0u8..4)),
+            0usize..5,
+        )
+            .prop_map(|(to_hand, keep, ranks, held)| Hands {
+                to_hand,
+                keep,
+                ranks,
+                held,
+            }),
+    )
 }
 
 /// The rule kinds that decide how a game ends, drawn at random.

@@ -42,6 +42,12 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "extinction",
     "kinglet",
     "threekings",
+    "crazyhouse",
+    "loop",
+    "chessgi",
+    "capahouse",
+    "pocketknight",
+    "bughouse",
 ];
 
 fn seed(default: u64) -> u64 {

@@ -216,6 +216,36 @@ fn three_kings_matches_fairy_stockfish() {
     run_suite("threekings", include_str!("perft/threekings.epd"));
 }
 
+#[test]
+fn crazyhouse_matches_fairy_stockfish() {
+    run_suite("crazyhouse", include_str!("perft/crazyhouse.epd"));
+}
+
+#[test]
+fn loop_chess_matches_fairy_stockfish() {
+    run_suite("loop", include_str!("perft/loop.epd"));
+}
+
+#[test]
+fn chessgi_matches_fairy_stockfish() {
+    run_suite("chessgi", include_str!("perft/chessgi.epd"));
+}
+
+#[test]
+fn capahouse_matches_fairy_stockfish() {
+    run_suite("capahouse", include_str!("perft/capahouse.epd"));
+}
+
+#[test]
+fn pocketknight_matches_fairy_stockfish() {
+    run_suite("pocketknight", include_str!("perft/pocketknight.epd"));
+}
+
+#[test]
+fn bughouse_matches_fairy_stockfish() {
+    run_suite("bughouse", include_str!("perft/bughouse.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

@@ -908,3 +908,50 @@ fn xboard_and_fairy_max_show_the_same_pieces() {
     }
     assert!(compared >= 8, "{compared}");
 }
+
+/// Crazyhouse over XBoard: drops in both directions, holdings in `setboard`, and bughouse's
+/// `holding` command, whose bad forms get errors while the session goes on.
+#[test]
+fn xboard_drops_and_holdings() {
+    let out = xboard(
+        "new\nvariant crazyhouse\nforce\n\
+         setboard rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1\nfen\n\
+         usermove P@d6\nfen\nusermove p@e2\nusermove P@e3\nP@d3\nfen\n\
+         holding [QN] [p]\nfen\nholding [K] []\nholding QN\nvariant normal\nholding [Q] []\nfen\n",
+    );
+    insta::assert_snapshot!(out);
+}
+
+/// The engine drops when a drop is the only way out of check.
+#[test]
+fn xboard_engine_drops_to_block_a_check() {
+    let out = xboard_gated(
+        "new\nvariant crazyhouse\nforce\n\
+         setboard 4k3/8/8/8/8/8/3PPP2/r3KB2[N] w - - 0 1\nsd 2\ngo\n#wait 1\n",
+    );
+    let mv = out
+        .lines()
+        .find_map(|l| l.strip_prefix("move "))
+        .expect("a move");
+    assert!(["N@b1", "N@c1", "N@d1"].contains(&mv), "{out}");
+}
+
+/// UCI drops as Fairy-Stockfish writes them, in `position` and in `bestmove`.
+#[test]
+fn uci_drops() {
+    let out = uci("uci\nsetoption name UCI_Variant value crazyhouse\n\
+         position fen 4k3/8/8/8/8/8/3PPP2/r3KB2[N] w - - 0 1\ngo depth 2\n#wait 1\n\
+         position fen rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1 moves P@d6 p@e3\n\
+         go depth 1\n#wait 2\nposition startpos moves P@e4\nquit\n");
+    assert!(
+        ["bestmove N@b1", "bestmove N@c1", "bestmove N@d1"]
+            .iter()
+            .any(|b| out.contains(b)),
+        "{out}"
+    );
+    assert_eq!(out.matches("bestmove").count(), 2, "{out}");
+    assert!(
+        out.contains("info string error position command: `P@e4` is not legal here"),
+        "the illegal drop is reported: {out}"
+    );
+}

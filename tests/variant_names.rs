@@ -53,6 +53,12 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-fide-rookies", &[]),
     ("fairy-rookies-fide", &[]),
     ("falcon", &[]),
+    ("crazyhouse", &["crazyhouse"]),
+    ("loop", &["loop"]),
+    ("chessgi", &["chessgi"]),
+    ("capahouse", &["capahouse"]),
+    ("pocketknight", &["pocketknight"]),
+    ("bughouse", &["bughouse"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -193,6 +193,7 @@ fn calibration() -> (f64, f64) {
                 ..EndRules::default()
             },
             dice: None,
+            hand: Default::default(),
         };
         let game = Game::new(v);
         let mut s = scratch(&game);
@@ -443,6 +444,14 @@ impl EvalTables {
             for &c in pos.pieces(side) {
                 st.add(self, side.index(), pos.at(c).kind().index(), c, kings);
             }
+            // A piece in hand is worth its value: it can enter wherever it is needed.
+            if pos.game().tables.hand.on {
+                for t in 0..self.types {
+                    let n = i32::from(pos.in_hand(side, Kind(t as u8)));
+                    st.mg[side.index()] += n * self.value[t];
+                    st.eg[side.index()] += n * self.value[t];
+                }
+            }
         }
         self.refresh_pawns(&mut st);
         st
@@ -453,7 +462,11 @@ impl EvalTables {
     /// from scratch.
     pub fn update(&self, pos: &Position, prev: &EvalState, m: Move, moved: Piece) -> EvalState {
         let t_before = moved.kind();
-        if m.kind() == MoveKind::Castle || m.promotion().is_some_and(|t| self.royal[t.index()]) {
+        // Hands change with drops and captures: recount (hands are small, boards with them too).
+        if m.kind() == MoveKind::Castle
+            || m.promotion().is_some_and(|t| self.royal[t.index()])
+            || pos.game().tables.hand.on
+        {
             return self.state(pos);
         }
         let mover = moved.side();

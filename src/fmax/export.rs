@@ -241,6 +241,8 @@ fn rules_fit(v: &Variant) -> Result<(), Inexpressible> {
         Some("checks-to-win")
     } else if !rules.giving_check {
         Some("giving-check forbidden")
+    } else if v.hand.hands {
+        Some("pieces in hand")
     } else {
         None
     };

@@ -32,6 +32,33 @@ impl Position {
             let from = self.plist[self.side.index()][i];
             self.piece_moves(from, out);
         }
+        if self.game().tables.hand.on {
+            self.drops(out);
+        }
+    }
+
+    /// Drops of the side to move: each kind in hand on each empty square of its drop ranks.
+    pub fn drops(&self, out: &mut Vec<Move>) {
+        let t = &self.game().tables;
+        let side = self.side.index();
+        for (k, &n) in self.hand[side].iter().enumerate().take(t.pieces.len()) {
+            if n == 0 {
+                continue;
+            }
+            let ranks = t.hand.drop_ranks[side][k];
+            let pawn = t.pieces[k].pawn;
+            for r in 0..t.ranks {
+                if ranks & 1 << r == 0 {
+                    continue;
+                }
+                for f in 0..t.files {
+                    let to = crate::geometry::cell(f, r);
+                    if self.board[to as usize].is_empty() {
+                        out.push(Move::drop(Kind(k as u8), to).by_pawn(pawn));
+                    }
+                }
+            }
+        }
     }
 
     /// Pseudo-legal captures and promotions of the side to move (quiescence search).
@@ -301,9 +328,9 @@ impl Position {
         let side = self.side;
         let tables = &self.game().tables;
         let royal_moves = if tables.classic {
-            m.from == self.royal[side.index()]
+            m.from == self.royal[side.index()] && !m.is_drop()
         } else {
-            tables.pieces[self.board[m.from as usize].kind().index()].royal
+            tables.pieces[self.mover(m).kind().index()].royal
         };
         // Castling out of, through or into check concerns a royal king; a non-royal castling piece
         // (extinction chess's commoner) castles over attacked squares.
@@ -463,7 +490,10 @@ impl Legality {
     pub fn needs_test(&self, m: Move, royal: u16) -> bool {
         self.check
             || self.test_all
-            || !matches!(m.kind(), MoveKind::Normal | MoveKind::SetsEp)
+            || !matches!(
+                m.kind(),
+                MoveKind::Normal | MoveKind::SetsEp | MoveKind::Drop
+            )
             || m.from == royal
             || self.vacate[..self.n_vacate as usize].contains(&m.from)
             || self.fill[..self.n_fill as usize].contains(&m.to)

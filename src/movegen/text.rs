@@ -1,12 +1,13 @@
 //! Coordinate move text: `g1g3`, `a11a12`, with the promotion letter as a lower-case suffix
-//! (`c11c12u`), as Fairy-Max writes it.
+//! (`c11c12u`), as Fairy-Max writes it; drops as `P@e4` (the letter upper case for both sides, as
+//! XBoard and Fairy-Stockfish write them; either case is read).
 
 use crate::geometry::{parse_square, square_name};
 use crate::position::{Move, Position};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
-    #[error("`{0}` is not a move in coordinate notation (expected e.g. g1g3 or c11c12u)")]
+    #[error("`{0}` is not a move in coordinate notation (expected e.g. g1g3, c11c12u or P@e4)")]
     Syntax(String),
     #[error("`{0}` is not legal here")]
     Illegal(String),
@@ -16,6 +17,9 @@ pub enum MoveError {
 
 impl Position {
     pub fn move_text(&self, m: Move) -> String {
+        if let Some(k) = m.dropped() {
+            return format!("{}@{}", self.game().letter(k), square_name(m.to));
+        }
         let mut s = square_name(m.from) + &square_name(m.to);
         if let Some(t) = m.promotion() {
             s.push(self.game().letter(t).to_ascii_lowercase());
@@ -28,6 +32,23 @@ impl Position {
         let t = &self.game().tables;
         let (files, ranks) = (t.files, t.ranks);
         let syntax = || MoveError::Syntax(text.to_string());
+        if let Some((letter, square)) = text.split_once('@') {
+            let mut l = letter.chars();
+            let (Some(c), None) = (l.next(), l.next()) else {
+                return Err(syntax());
+            };
+            let (to, n) = parse_square(square, files, ranks).ok_or_else(syntax)?;
+            if n != square.len() || !c.is_ascii_alphabetic() {
+                return Err(syntax());
+            }
+            let c = c.to_ascii_uppercase();
+            let game = self.game().clone();
+            return self
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to == to && m.dropped().is_some_and(|k| game.letter(k) == c))
+                .ok_or_else(|| MoveError::Illegal(text.to_string()));
+        }
         let (from, n1) = parse_square(text, files, ranks).ok_or_else(syntax)?;
         let (to, n2) = parse_square(&text[n1..], files, ranks).ok_or_else(syntax)?;
         let rest = &text[n1 + n2..];
@@ -44,7 +65,7 @@ impl Position {
         let candidates: Vec<Move> = self
             .legal_moves()
             .into_iter()
-            .filter(|m| m.from == from && m.to == to)
+            .filter(|m| m.from == from && m.to == to && !m.is_drop())
             .collect();
         let game = self.game().clone();
         match suffix {

@@ -26,7 +26,7 @@ const CHECK: u8 = 167;
 pub fn render(pos: &Position, style: Style) -> String {
     let t = &pos.game().tables;
     let (files, ranks) = (t.files, t.ranks);
-    let last = pos.last_move().filter(|m| m.from != m.to);
+    let last = pos.last_move().filter(|m| m.from != m.to || m.is_drop());
     let checked = if pos.in_check() {
         Some(pos.royal_square(pos.side_to_move()))
     } else {
@@ -86,6 +86,9 @@ pub fn render(pos: &Position, style: Style) -> String {
         out += &format!(" {}\n", r + 1);
     }
     out += &edge;
+    if t.hand.on {
+        out += &format!("    in hand: {}\n", hands(pos));
+    }
     if !style.color && (last.is_some() || checked.is_some()) {
         let mut key = Vec::new();
         if last.is_some() {
@@ -99,10 +102,54 @@ pub fn render(pos: &Position, style: Style) -> String {
     out
 }
 
+/// What each side holds, as FEN letters: `White Q N P  Black p p` (`-` for an empty hand).
+fn hands(pos: &Position) -> String {
+    let game = pos.game();
+    let sides: Vec<String> = Side::BOTH
+        .iter()
+        .map(|&side| {
+            let mut held = Vec::new();
+            for k in 0..game.tables.pieces.len() {
+                let kind = crate::piece::Kind(k as u8);
+                for _ in 0..pos.in_hand(side, kind) {
+                    held.push(
+                        game.piece_char(crate::piece::Piece::new(side, kind))
+                            .to_string(),
+                    );
+                }
+            }
+            if held.is_empty() {
+                held.push("-".into());
+            }
+            format!("{} {}", side.name(), held.join(" "))
+        })
+        .collect();
+    sides.join("   ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Game;
+
+    #[test]
+    fn hands_are_shown_below_the_board() {
+        let game = Game::new(crate::variant::builtin("crazyhouse").unwrap());
+        let fen = "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QPp] w KQkq - 0 1";
+        let mut pos = Position::from_fen(&game, fen).unwrap();
+        let text = render(&pos, Style::default());
+        assert!(text.contains("in hand: White Q P   Black p"), "{text}");
+        let m = pos.parse_move("Q@d6").unwrap();
+        pos.make(m);
+        let text = render(&pos, Style::default());
+        assert!(text.contains("in hand: White P   Black p"), "{text}");
+        assert!(
+            text.contains("[Q]"),
+            "the drop square is the last move: {text}"
+        );
+        let chess = Game::new(crate::variant::builtin("chess").unwrap());
+        assert!(!render(&Position::start(&chess), Style::default()).contains("in hand"));
+    }
 
     #[test]
     fn plain_board_marks_last_move() {

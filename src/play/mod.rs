@@ -279,7 +279,7 @@ impl Session {
             .into_iter()
             .map(|m| {
                 (
-                    !pawns.contains(&self.game.letter(pos.at(m.from).kind())),
+                    !pawns.contains(&self.game.letter(pos.mover(m).kind())),
                     pos.move_text(m),
                 )
             })
@@ -689,7 +689,7 @@ impl Session {
         if let Some((face, _)) = &self.roll {
             let face = *face;
             if !self.pos.dice_moves(face).contains(&m) {
-                let piece = &self.game.variant.pieces[self.pos.at(m.from).kind().index()].name;
+                let piece = &self.game.variant.pieces[self.pos.mover(m).kind().index()].name;
                 writeln!(
                     out,
                     "The die rolled {face}: the {} must move, and {text} moves the {piece}.",

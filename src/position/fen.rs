@@ -29,10 +29,19 @@ impl Position {
         pos.halfmove = setup.halfmove.min(u16::MAX as u32) as u16;
         pos.start_fullmove = setup.fullmove.max(1);
         if problems.is_empty() {
+            // A `~` piece goes back to hand as the (first) promoting kind.
+            let pawn = game.variant.promotion.pawns.first();
+            let origin = pawn
+                .and_then(|&c| game.variant.piece_index(c))
+                .map_or(0, |k| k as u8 + 1);
             for ((f, r), p) in setup.squares() {
                 let kind = Kind(game.variant.piece_index(p.letter).expect("checked") as u8);
                 pos.put(cell(f, r), Piece::new(p.side, kind));
+                if p.promoted && t.hand.demote {
+                    pos.origin[cell(f, r) as usize] = origin;
+                }
             }
+            problems.extend(pos.fill_hands(setup));
         }
         // Royal pieces: exactly one per side where the variant is built on one (classic); else any
         // number, and the tracked piece is the one that carries the rights field.
@@ -105,6 +114,33 @@ impl Position {
         Ok(pos)
     }
 
+    /// Puts the setup's holdings in hand. A game without hands takes none, and no hand holds a
+    /// royal piece where check and mate rest on one per side.
+    fn fill_hands(&mut self, setup: &Setup) -> Vec<FenProblem> {
+        let game = self.game.clone();
+        let t = &game.tables;
+        let mut problems = Vec::new();
+        for p in setup.hands.iter().flatten() {
+            let k = game.variant.piece_index(p.letter).expect("checked");
+            let why = if !t.hand.on {
+                "this game has no hands: expected no holdings (`[...]`)"
+            } else if t.classic && t.pieces[k].royal {
+                "a royal piece in hand: expected one royal piece per side on the board"
+            } else if self.hand[p.side.index()][k] == u8::MAX {
+                "too many pieces of one kind in hand: expected at most 255"
+            } else {
+                self.hand[p.side.index()][k] += 1;
+                continue;
+            };
+            problems.push(FenProblem {
+                at: p.at,
+                len: 1,
+                message: format!("`{}` in the holdings: {why}", p.side.cased(p.letter)),
+            });
+        }
+        problems
+    }
+
     /// An empty board of the game, White to move.
     fn empty(game: &Arc<Game>) -> Position {
         let t = &game.tables;
@@ -126,6 +162,8 @@ impl Position {
             counts: [[0; Kind::MAX]; 2],
             royal: [0; 2],
             checks: [0; 2],
+            hand: [[0; Kind::MAX]; 2],
+            origin: [0; CELLS],
             history: Vec::new(),
             hashes: Vec::new(),
         };
@@ -189,6 +227,19 @@ impl Position {
             for &c in self.pieces(side) {
                 let letter = t.pieces[self.board[c as usize].kind().index()].letter;
                 s.put((file_of(c), rank_of(c)), side, letter);
+                if self.origin[c as usize] != 0 {
+                    s.mark_promoted((file_of(c), rank_of(c)));
+                }
+            }
+        }
+        if t.hand.on {
+            s.hands = Some(Vec::new());
+            for side in Side::BOTH {
+                for (k, &n) in self.hand[side.index()].iter().enumerate() {
+                    for _ in 0..n {
+                        s.put_in_hand(side, t.pieces[k].letter);
+                    }
+                }
             }
         }
         s.side = self.side;

@@ -1,5 +1,5 @@
-//! The position: a padded mailbox, piece lists, virginity (which pieces never moved), side to move,
-//! en-passant state, counters and an incrementally updated Zobrist hash. Make/unmake live here; move
+//! The position: a padded mailbox, piece lists, virginity (which pieces never moved), pieces in
+//! hand, side to move, en-passant state, counters and an incrementally updated Zobrist hash. Make/unmake live here; move
 //! generation is in `movegen`.
 
 mod fen;
@@ -33,6 +33,9 @@ struct Undo {
     virgin_extra: bool,
     royal: [u16; 2],
     checks: [u8; 2],
+    /// `origin` of the moving and of the captured piece.
+    moved_origin: u8,
+    captured_origin: u8,
 }
 
 #[derive(Clone)]
@@ -60,6 +63,11 @@ pub struct Position {
     pub(crate) royal: [u16; 2],
     /// Checks given by each side (n-check).
     pub(crate) checks: [u8; 2],
+    /// Pieces in hand: count per side and kind.
+    pub(crate) hand: [[u8; Kind::MAX]; 2],
+    /// Per cell: the kind + 1 a promoted piece there was before promoting (0: not promoted, or
+    /// not tracked), where a capture returns it to hand demoted.
+    pub(crate) origin: [u8; CELLS],
     history: Vec<Undo>,
     /// Hashes of the positions before each move made (for repetition).
     pub(crate) hashes: Vec<u64>,
@@ -136,6 +144,37 @@ impl Position {
         t.royal_kinds.iter().map(|&k| self.count(side, k)).sum()
     }
 
+    /// How many pieces of a kind a side holds in hand.
+    pub fn in_hand(&self, side: Side, kind: Kind) -> u8 {
+        self.hand[side.index()][kind.index()]
+    }
+
+    /// Sets what a side holds of a kind (XBoard's `holding`: bughouse hands come from the partner's
+    /// board). The game must have hands.
+    pub fn set_in_hand(&mut self, side: Side, kind: Kind, n: u8) {
+        while self.hand[side.index()][kind.index()] < n {
+            self.add_to_hand(side, kind);
+        }
+        while self.hand[side.index()][kind.index()] > n {
+            self.take_from_hand(side, kind);
+        }
+    }
+
+    /// Whether the piece on a cell is a promoted one that a capture would return to hand as the
+    /// kind it was.
+    pub fn promoted_from(&self, cell: u16) -> Option<Kind> {
+        self.origin[cell as usize].checked_sub(1).map(Kind)
+    }
+
+    /// The piece a move moves or drops (ask before the move is made).
+    #[inline(always)]
+    pub fn mover(&self, m: Move) -> Piece {
+        match m.dropped() {
+            Some(k) => Piece::new(self.side, k),
+            None => self.board[m.from as usize],
+        }
+    }
+
     /// Checks given so far by a side (n-check variants).
     pub fn checks_given(&self, side: Side) -> u8 {
         self.checks[side.index()]
@@ -172,6 +211,7 @@ impl Position {
 
     fn remove(&mut self, cell: u16) -> Piece {
         let piece = self.board[cell as usize];
+        self.set_origin(cell, 0);
         let side = piece.side().index();
         self.board[cell as usize] = Piece::EMPTY;
         let i = self.pindex[cell as usize] as usize;
@@ -194,6 +234,41 @@ impl Position {
         self.plist[side][i as usize] = to;
         self.pindex[to as usize] = i;
         self.hash ^= zobrist::piece(code, from) ^ zobrist::piece(code, to);
+        let origin = self.origin[from as usize];
+        if origin != 0 {
+            self.set_origin(from, 0);
+            self.set_origin(to, origin);
+        }
+    }
+
+    /// Sets a cell's promotion origin, keeping the hash in step.
+    #[inline]
+    fn set_origin(&mut self, cell: u16, origin: u8) {
+        let old = self.origin[cell as usize];
+        if old != origin {
+            if (old == 0) != (origin == 0) {
+                self.hash ^= zobrist::promoted(cell);
+            }
+            self.origin[cell as usize] = origin;
+        }
+    }
+
+    fn add_to_hand(&mut self, side: Side, kind: Kind) {
+        let n = &mut self.hand[side.index()][kind.index()];
+        *n = n.saturating_add(1);
+        self.hash ^= zobrist::hand(side.index(), kind, *n);
+    }
+
+    fn take_from_hand(&mut self, side: Side, kind: Kind) {
+        let n = &mut self.hand[side.index()][kind.index()];
+        debug_assert!(*n > 0, "a drop from an empty hand");
+        self.hash ^= zobrist::hand(side.index(), kind, *n);
+        *n -= 1;
+    }
+
+    /// The kind a captured piece enters the capturer's hand as.
+    fn hand_kind(&self, captured: Piece, origin: u8) -> Kind {
+        origin.checked_sub(1).map_or(captured.kind(), Kind)
     }
 
     /// Clears a cell's virginity, keeping the hash in step when that virginity is a right.
@@ -268,17 +343,28 @@ impl Position {
             virgin_extra: self.virgin[m.extra() as usize],
             royal: self.royal,
             checks: self.checks,
+            moved_origin: self.origin[from as usize],
+            captured_origin: self.origin[captured_at as usize],
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
             self.ep = 0;
             self.ep_victim = 0;
         }
+        if let Some(k) = m.dropped() {
+            self.make_drop(k, to);
+            return;
+        }
         self.touch(from);
         self.touch(to);
         if !captured.is_empty() {
             self.touch(captured_at);
+            let origin = self.origin[captured_at as usize];
             self.remove(captured_at);
+            if self.game.tables.hand.captures_to_hand {
+                let k = self.hand_kind(captured, origin);
+                self.add_to_hand(self.side, k);
+            }
             // Taking the royal piece ends the game (see `royal_lost`).
             if captured_at == self.royal[captured.side().index()] {
                 self.royal[captured.side().index()] = 0;
@@ -296,6 +382,14 @@ impl Position {
         if let Some(k) = m.promotion() {
             self.remove(to);
             self.put(to, Piece::new(self.side, k));
+            if self.game.tables.hand.demote {
+                self.set_origin(to, moved.kind().0 + 1);
+            }
+        }
+        // With hands a piece can come back to where its kind starts (a pawn dropped on the first
+        // rank steps to the second): there it has its initial moves again.
+        if self.game.tables.hand.on && m.kind() != MoveKind::Castle {
+            self.regain_initial(to);
         }
         if m.kind() == MoveKind::SetsEp && self.game.tables.en_passant {
             self.ep = m.extra();
@@ -306,6 +400,39 @@ impl Position {
             self.royal[self.side.index()] = to;
         }
         self.halfmove = if m.is_zeroing() { 0 } else { self.halfmove + 1 };
+        self.finish_move();
+    }
+
+    /// A piece from the hand enters the board (`make`'s part for drops).
+    fn make_drop(&mut self, kind: Kind, to: u16) {
+        let side = self.side;
+        self.take_from_hand(side, kind);
+        self.put(to, Piece::new(side, kind));
+        self.regain_initial(to);
+        let pawn = self.game.tables.pieces[kind.index()].pawn;
+        self.halfmove = if pawn { 0 } else { self.halfmove + 1 };
+        self.finish_move();
+    }
+
+    /// A piece on a start square of its kind, where that kind has initial moves, counts as unmoved.
+    fn regain_initial(&mut self, cell: u16) {
+        let piece = self.board[cell as usize];
+        if !self.virgin[cell as usize]
+            && self
+                .game
+                .tables
+                .hand
+                .drop_virgin(piece.side(), piece.kind(), cell)
+        {
+            self.virgin[cell as usize] = true;
+            if self.is_right(cell) {
+                self.hash ^= zobrist::virgin(cell);
+            }
+        }
+    }
+
+    /// What every move ends with: the turn passes, and n-check counts a check given.
+    fn finish_move(&mut self) {
         self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
@@ -360,6 +487,17 @@ impl Position {
         self.side = !self.side;
         self.ply -= 1;
         let m = u.mv;
+        if m.is_drop() {
+            let piece = self.remove(m.to);
+            self.hand[self.side.index()][piece.kind().index()] += 1;
+            self.virgin[m.to as usize] = u.virgin_to;
+            self.halfmove = u.halfmove;
+            self.ep = u.ep;
+            self.ep_victim = u.ep_victim;
+            self.checks = u.checks;
+            self.hash = u.hash;
+            return;
+        }
         if m.promotion().is_some() {
             self.remove(m.to);
             self.put(m.to, u.moved);
@@ -372,8 +510,14 @@ impl Position {
         } else {
             self.shift(m.to, m.from);
         }
+        self.origin[m.from as usize] = u.moved_origin;
         if m.is_capture() {
             self.put(m.captured_at(), m.captured());
+            self.origin[m.captured_at() as usize] = u.captured_origin;
+            if self.game.tables.hand.captures_to_hand {
+                let k = self.hand_kind(m.captured(), u.captured_origin);
+                self.hand[self.side.index()][k.index()] -= 1;
+            }
         }
         self.royal = u.royal;
         self.checks = u.checks;
@@ -401,6 +545,8 @@ impl Position {
             virgin_extra: self.virgin[0],
             royal: self.royal,
             checks: self.checks,
+            moved_origin: 0,
+            captured_origin: 0,
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -432,6 +578,14 @@ impl Position {
                 h ^= zobrist::piece(self.board[c as usize], c);
                 if self.virgin[c as usize] && self.is_right(c) {
                     h ^= zobrist::virgin(c);
+                }
+                if self.origin[c as usize] != 0 {
+                    h ^= zobrist::promoted(c);
+                }
+            }
+            for (k, &n) in self.hand[side.index()].iter().enumerate() {
+                for i in 1..=n {
+                    h ^= zobrist::hand(side.index(), Kind(k as u8), i);
                 }
             }
         }

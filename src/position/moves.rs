@@ -16,6 +16,8 @@ pub enum MoveKind {
     Castle,
     /// A lame leap that leaves en-passant rights on `extra`.
     SetsEp,
+    /// A piece from the mover's hand enters on `to` (`from == to`); the kind is [`Move::dropped`].
+    Drop,
 }
 
 /// A move: from and to cells, an extra square (see [`MoveKind`]), the promotion, the piece it
@@ -26,18 +28,18 @@ pub struct Move {
     pub to: u16,
     /// The extra square as a board index (`geometry::square_index`); 0 when unused.
     extra: u8,
-    /// Promotion kind + 1; 0: none.
+    /// Promotion kind + 1, or for a drop the dropped kind + 1; 0: none.
     promo: u8,
-    /// The `MoveKind` in the low two bits, then `INITIAL` and `PAWN`.
+    /// The `MoveKind` in the low three bits, then `INITIAL` and `PAWN`.
     bits: u8,
     captured: Piece,
 }
 
-const KIND: u8 = 3;
+const KIND: u8 = 7;
 /// The move comes from an initial-only path (the piece had never moved).
-const INITIAL: u8 = 4;
+const INITIAL: u8 = 8;
 /// The mover is a promoting kind (a pawn): the move resets the move-count clock.
-const PAWN: u8 = 8;
+const PAWN: u8 = 16;
 
 impl Move {
     #[inline(always)]
@@ -48,6 +50,20 @@ impl Move {
             extra: 0,
             promo: 0,
             bits: kind as u8,
+            captured: Piece::EMPTY,
+        }
+    }
+
+    /// A drop of `kind` from the mover's hand onto `to`. Its `from` is `to`, so that tables indexed
+    /// by from and to squares (history, the hash move) hold drops too.
+    #[inline(always)]
+    pub const fn drop(kind: Kind, to: u16) -> Move {
+        Move {
+            from: to,
+            to,
+            extra: 0,
+            promo: kind.0 + 1,
+            bits: MoveKind::Drop as u8,
             captured: Piece::EMPTY,
         }
     }
@@ -104,12 +120,39 @@ impl Move {
             0 => MoveKind::Normal,
             1 => MoveKind::EnPassant,
             2 => MoveKind::Castle,
-            _ => MoveKind::SetsEp,
+            3 => MoveKind::SetsEp,
+            _ => MoveKind::Drop,
         }
     }
 
     #[inline(always)]
     pub fn promotion(self) -> Option<Kind> {
+        if self.is_drop() {
+            return None;
+        }
+        self.promo.checked_sub(1).map(Kind)
+    }
+
+    /// Whether the move drops a piece from the hand.
+    #[inline(always)]
+    pub const fn is_drop(self) -> bool {
+        self.bits & KIND == MoveKind::Drop as u8
+    }
+
+    /// The kind a drop puts on the board.
+    #[inline(always)]
+    pub fn dropped(self) -> Option<Kind> {
+        if self.is_drop() {
+            self.promo.checked_sub(1).map(Kind)
+        } else {
+            None
+        }
+    }
+
+    /// The promotion or the dropped kind: with the squares, what tells a move from its siblings
+    /// (a drop's `from` is its `to`, which no promotion has).
+    #[inline(always)]
+    pub fn tag(self) -> Option<Kind> {
         self.promo.checked_sub(1).map(Kind)
     }
 
@@ -137,7 +180,7 @@ impl Move {
     /// A capture or a promotion: what quiescence searches.
     #[inline(always)]
     pub const fn is_tactical(self) -> bool {
-        self.is_capture() || self.promo != 0
+        self.is_capture() || (self.promo != 0 && !self.is_drop())
     }
 
     /// Whether the move came from an initial-only path.
@@ -166,10 +209,10 @@ impl Move {
         (self.from, self.extra) == (other.from, other.extra) && self.same_target(other)
     }
 
-    /// Same from, to and promotion: how a hash move or a move typed by a user is matched.
+    /// Same from, to and [`Move::tag`]: how a hash move is matched.
     #[inline(always)]
-    pub fn same_squares(self, from: u16, to: u16, promotion: Option<Kind>) -> bool {
-        self.from == from && self.to == to && self.promotion() == promotion
+    pub fn same_squares(self, from: u16, to: u16, tag: Option<Kind>) -> bool {
+        self.from == from && self.to == to && self.tag() == tag
     }
 }
 
@@ -197,5 +240,13 @@ mod tests {
         assert!(!q.is_capture() && !q.is_zeroing() && q.is_tactical());
         assert_eq!(q.promotion(), Some(Kind(5)));
         assert_eq!(q.captured_at(), cell(4, 7));
+        let d = Move::drop(Kind(5), cell(4, 3));
+        assert!(d.is_drop() && !d.is_capture() && !d.is_tactical());
+        assert_eq!(
+            (d.dropped(), d.promotion(), d.tag()),
+            (Some(Kind(5)), None, Some(Kind(5)))
+        );
+        assert_eq!((d.from, d.captured_at()), (cell(4, 3), cell(4, 3)));
+        assert_ne!(d.kind(), q.kind());
     }
 }

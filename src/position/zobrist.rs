@@ -32,3 +32,15 @@ pub const SIDE: u64 = mix(3 << 40);
 pub fn checks(side: usize, n: u8) -> u64 {
     mix((4 << 40) | (side as u64) << 8 | n as u64)
 }
+
+/// The `n`-th piece of a kind in a side's hand (a hand of n pieces carries keys 1..=n).
+#[inline]
+pub fn hand(side: usize, kind: crate::piece::Kind, n: u8) -> u64 {
+    mix((5 << 40) | (side as u64) << 16 | (kind.0 as u64) << 8 | n as u64)
+}
+
+/// A promoted piece on a cell, which a capture returns to hand demoted.
+#[inline]
+pub fn promoted(cell: u16) -> u64 {
+    mix((6 << 40) | cell as u64)
+}

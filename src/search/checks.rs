@@ -71,7 +71,7 @@ impl CheckFilter {
     pub fn may_check_before(&self, pos: &Position, m: Move) -> bool {
         let mover = pos.side_to_move();
         let target = pos.royal_square(!mover);
-        let ty = m.promotion().unwrap_or(pos.at(m.from).kind());
+        let ty = m.promotion().unwrap_or(pos.mover(m).kind());
         target != 0 && self.may_check_as(pos, m, target, mover, ty)
     }
 

@@ -35,7 +35,7 @@ pub struct Tt {
     generation: AtomicU64,
 }
 
-// Data word: move 26 bits (present 1 | from square 8 | to square 8 | promotion 7) | score 16 |
+// Data word: move 26 bits (present 1 | from square 8 | to square 8 | promotion or drop 7) | score 16 |
 // eval 12 | generation 2 | depth 6 | bound 2. Squares are board indices (`geometry::square_index`),
 // not mailbox cells. Depth is stored + 1 (quiescence entries have depth 0 → 1) and capped at 62; the
 // static eval is clamped to ±2047, which only its pruning uses.
@@ -43,7 +43,7 @@ fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: u8, generati
     let m = mv.map_or(0, |m| {
         1 | (square_index(m.from) as u64) << 1
             | (square_index(m.to) as u64) << 9
-            | (m.promotion().map_or(0, |k| k.0 as u64 + 1) & 0x7F) << 17
+            | (m.tag().map_or(0, |k| k.0 as u64 + 1) & 0x7F) << 17
     });
     let score = (score.clamp(-32767, 32767) as i16 as u16) as u64;
     let eval = (eval.clamp(-2047, 2047) + 2048) as u64 & 0xFFF;

@@ -267,7 +267,7 @@ impl<'a> Worker<'a> {
     fn make_legal(&mut self, m: Move, in_check: bool, ply: usize) -> bool {
         let side = self.pos.side_to_move();
         let royal = self.pos.royal_square(side);
-        let moved = self.pos.at(m.from);
+        let moved = self.pos.mover(m);
         if self.pos.full_legality() {
             // Several royal pieces, or giving check forbidden: the general test.
             if !self.pos.is_legal(m) {
@@ -330,7 +330,7 @@ impl<'a> Worker<'a> {
 
     fn hist_index(&self, m: Move) -> usize {
         let side = self.pos.side_to_move().index();
-        let ty = self.pos.at(m.from).kind().index();
+        let ty = self.pos.mover(m).kind().index();
         (side * Kind::MAX + ty) * SPAN + (m.to - BASE) as usize
     }
 
@@ -349,7 +349,7 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
-        let attacker_ty = self.pos.at(m.from).kind().index();
+        let attacker_ty = self.pos.mover(m).kind().index();
         let attacker = if et.royal[attacker_ty] {
             0
         } else {
@@ -782,7 +782,7 @@ impl<'a> Worker<'a> {
                 } else {
                     0
                 };
-                let attacker_ty = self.pos.at(m.from).kind().index();
+                let attacker_ty = self.pos.mover(m).kind().index();
                 let promo = m
                     .promotion()
                     .map_or(0, |t| et.value[t.index()] - et.value[attacker_ty]);
@@ -867,7 +867,7 @@ impl<'a> Worker<'a> {
             .collect();
         order.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         let faces: Vec<(Kind, u32)> = self.sh.dice.clone();
-        let has_moves = |ty: Kind| order.iter().any(|&(_, m)| self.pos.at(m.from).kind() == ty);
+        let has_moves = |ty: Kind| order.iter().any(|&(_, m)| self.pos.mover(m).kind() == ty);
         // `None`: any kind may move.
         let faces: Vec<(Option<Kind>, u32, bool)> = faces
             .iter()
@@ -910,10 +910,10 @@ impl<'a> Worker<'a> {
                 let mut fa = a;
                 let mut searched = 0usize;
                 for &(order_score, m) in &order {
-                    if ty.is_some_and(|t| self.pos.at(m.from).kind() != t) {
+                    if ty.is_some_and(|t| self.pos.mover(m).kind() != t) {
                         continue;
                     }
-                    let moved = self.pos.at(m.from);
+                    let moved = self.pos.mover(m);
                     let quiet = !m.is_tactical();
                     self.pos.make(m);
                     self.evals[ply + 1] = self.sh.et.update(&self.pos, &self.evals[ply], m, moved);

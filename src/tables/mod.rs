@@ -123,6 +123,76 @@ pub struct Tables {
     pub checks_to_win: Option<u8>,
     /// Whether a move may give check.
     pub giving_check: bool,
+    pub hand: HandTables,
+}
+
+/// Hands and drops, per kind.
+#[derive(Debug, Clone, Default)]
+pub struct HandTables {
+    /// The game has hands: drops are generated, and FEN has holdings.
+    pub on: bool,
+    pub captures_to_hand: bool,
+    /// Promoted pieces remember the pawn they were, and a capture returns that to hand.
+    pub demote: bool,
+    /// Per side, per kind: the ranks where it may be dropped, bit `r` for rank `r` from 0.
+    pub drop_ranks: [Vec<u32>; 2],
+    /// Per side, per kind, per cell: a piece dropped there counts as unmoved (its initial moves
+    /// apply), as a piece there in the start position would. Castling partners never do.
+    drop_virgin: Vec<bool>,
+    kinds: usize,
+}
+
+impl HandTables {
+    fn build(v: &Variant, pieces: &[PieceTables]) -> HandTables {
+        let h = &v.hand;
+        if !h.hands {
+            return HandTables::default();
+        }
+        let kinds = pieces.len();
+        let all = (1u32 << v.ranks) - 1;
+        let mut drop_ranks = [vec![all; kinds], vec![all; kinds]];
+        if let Some((letters, first, last)) = &h.drop_ranks {
+            for &c in letters {
+                let Some(k) = v.piece_index(c) else { continue };
+                for side in Side::BOTH {
+                    let mut mask = 0;
+                    for n in *first..=*last {
+                        // Rank n counted from the side's own edge.
+                        let r = match side {
+                            Side::White => n - 1,
+                            Side::Black => v.ranks - n,
+                        };
+                        mask |= 1 << r;
+                    }
+                    drop_ranks[side.index()][k] = mask;
+                }
+            }
+        }
+        let mut drop_virgin = vec![false; 2 * kinds * CELLS];
+        for ((f, r), p) in v.start.squares() {
+            let Some(k) = v.piece_index(p.letter) else {
+                continue;
+            };
+            let t = &pieces[k];
+            if !t.program[0].initial.is_empty() && !t.royal {
+                drop_virgin[(p.side.index() * kinds + k) * CELLS + cell(f, r) as usize] = true;
+            }
+        }
+        HandTables {
+            on: true,
+            captures_to_hand: h.captures_to_hand,
+            demote: h.demote,
+            drop_ranks,
+            drop_virgin,
+            kinds,
+        }
+    }
+
+    /// Whether a piece of `kind` dropped by `side` on `cell` counts as unmoved.
+    #[inline]
+    pub fn drop_virgin(&self, side: Side, kind: Kind, cell: u16) -> bool {
+        self.drop_virgin[(side.index() * self.kinds + kind.index()) * CELLS + cell as usize]
+    }
 }
 
 impl Tables {
@@ -246,6 +316,7 @@ impl Tables {
             || end.goal.is_some()
             || end.checks_to_win.is_some();
         let flat_attacks = FlatAttacks::build(&pieces);
+        let hand = HandTables::build(v, &pieces);
         let self_attack = pieces.iter().any(|p| {
             p.attacks
                 .iter()
@@ -276,6 +347,7 @@ impl Tables {
             goal_reply: end.goal.as_ref().is_some_and(|g| g.reply),
             checks_to_win: end.checks_to_win,
             giving_check: end.giving_check,
+            hand,
         }
     }
 }

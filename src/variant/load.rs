@@ -249,6 +249,9 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         goal: child.goal.or(parent.goal),
         checks_to_win: child.checks_to_win.or(parent.checks_to_win),
         giving_check: child.giving_check.or(parent.giving_check),
+        captures_to_hand: child.captures_to_hand.or(parent.captures_to_hand),
+        demote: child.demote.or(parent.demote),
+        drop_ranks: child.drop_ranks.or(parent.drop_ranks),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

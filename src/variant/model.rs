@@ -30,6 +30,23 @@ pub struct Variant {
     pub royal_initial_moves_safe: bool,
     pub end: EndRules,
     pub dice: Option<Dice>,
+    pub hand: HandRules,
+}
+
+/// Pieces in hand and how they enter the board.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HandRules {
+    /// The game has hands: the start position has holdings (`[...]`), or captures go to hand.
+    /// Whoever has a piece in hand may drop it on an empty square instead of moving.
+    pub hands: bool,
+    /// A captured piece changes side into the capturer's hand (else it leaves the game).
+    pub captures_to_hand: bool,
+    /// A captured promoted piece enters the hand as the pawn it was (crazyhouse); else as what it
+    /// is (loop). Promoted pieces are marked `~` in FEN where this matters.
+    pub demote: bool,
+    /// Kinds that may be dropped only on some ranks: (letters, first, last), ranks from 1
+    /// counted from the dropping side's own edge.
+    pub drop_ranks: Option<(Vec<char>, u8, u8)>,
 }
 
 /// One piece type.

@@ -38,6 +38,9 @@ pub const KEYS: &[&str] = &[
     "goal",
     "checks-to-win",
     "giving-check",
+    "captures",
+    "promoted-captures",
+    "drop-ranks",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -67,6 +70,11 @@ fn usage(key: &str) -> &'static str {
         "goal" => "`goal LETTERS SQUARES... [reply]`, squares as `d4` or rectangles `a8-h8`",
         "checks-to-win" => "`checks-to-win N|off`",
         "giving-check" => "`giving-check allowed|forbidden`",
+        "captures" => "`captures to-hand|removed`",
+        "promoted-captures" => "`promoted-captures demote|keep`",
+        "drop-ranks" => {
+            "`drop-ranks LETTERS FIRST-LAST`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
+        }
         _ => "a known key",
     }
 }
@@ -346,6 +354,42 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("allowed", true), ("forbidden", false)];
                 s.giving_check = Some(keyword(&args[0], "giving-check rule", &options)?);
+            }
+            "captures" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("to-hand", true), ("removed", false)];
+                s.captures_to_hand = Some(keyword(&args[0], "captures rule", &options)?);
+            }
+            "promoted-captures" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("demote", true), ("keep", false)];
+                s.demote = Some(keyword(&args[0], "promoted-captures rule", &options)?);
+            }
+            "drop-ranks" => {
+                count(key, key_tok, args, 2, 2)?;
+                let r = &args[1];
+                let res: IResult<&str, (u32, u32)> =
+                    all_consuming(separated_pair(digits, char('-'), digits)).parse(r.text);
+                let Ok((_, (first, last))) = res else {
+                    return Err(r.span.error(format!(
+                        "`{}` is not a rank range: expected {}",
+                        r.text,
+                        usage(key)
+                    )));
+                };
+                let dash = r.text.find('-').unwrap_or(0);
+                s.drop_ranks = Some(DropRanksSpec {
+                    letters: args[0].spanned(),
+                    first: Spanned {
+                        value: first,
+                        span: r.span.sub(0, dash),
+                    },
+                    last: Spanned {
+                        value: last,
+                        span: r.span.sub(dash + 1, r.text.len() - dash - 1),
+                    },
+                    range: r.span.clone(),
+                });
             }
             _ => unreachable!("every key in KEYS has a handler"),
         }

@@ -34,6 +34,11 @@ pub struct VariantSpec {
     pub goal: Option<GoalSpec>,
     pub checks_to_win: Option<Spanned<Option<u32>>>,
     pub giving_check: Option<Spanned<bool>>,
+    /// `captures to-hand|removed`.
+    pub captures_to_hand: Option<Spanned<bool>>,
+    /// `promoted-captures demote|keep`.
+    pub demote: Option<Spanned<bool>>,
+    pub drop_ranks: Option<DropRanksSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -67,6 +72,9 @@ impl VariantSpec {
             goal: None,
             checks_to_win: None,
             giving_check: None,
+            captures_to_hand: None,
+            demote: None,
+            drop_ranks: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -157,6 +165,15 @@ pub struct ExtinctionSpec {
 }
 
 #[derive(Clone, Debug)]
+pub struct DropRanksSpec {
+    pub letters: Spanned<String>,
+    pub first: Spanned<u32>,
+    pub last: Spanned<u32>,
+    /// The `FIRST-LAST` token.
+    pub range: Span,
+}
+
+#[derive(Debug, Clone)]
 pub struct GoalSpec {
     pub letters: Spanned<String>,
     /// Squares and rectangles as written: `d4`, `a8-h8`.

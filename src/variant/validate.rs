@@ -90,6 +90,7 @@ impl Checker<'_> {
         let extinction = self.extinction(&declared);
         let goal = self.goal(board, &declared);
         let checks_to_win = self.checks_to_win(&royals);
+        let hand = self.hand(board, &declared, start.as_ref());
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -133,6 +134,82 @@ impl Checker<'_> {
                 giving_check: spec.giving_check.as_ref().is_none_or(|g| g.value),
             },
             dice: dice?,
+            hand: hand?,
+        })
+    }
+
+    /// Hands exist when the start position has holdings or captures go to hand; the other hand
+    /// keys need them.
+    fn hand(
+        &mut self,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+        start: Option<&Setup>,
+    ) -> Option<HandRules> {
+        let spec = self.spec;
+        let captures_to_hand = spec.captures_to_hand.as_ref().is_some_and(|c| c.value);
+        let hands = captures_to_hand || start.is_some_and(|s| s.hands.is_some());
+        let before = self.diags.len();
+        if let Some(d) = &spec.demote
+            && !captures_to_hand
+        {
+            self.err(
+                &d.span,
+                "`promoted-captures` without `captures to-hand`: expected `captures to-hand` for captured pieces to reach a hand",
+            );
+        }
+        let mut drop_ranks = None;
+        if let Some(d) = &spec.drop_ranks {
+            if !hands {
+                self.err(
+                    &d.letters.span,
+                    "`drop-ranks` in a game without hands: expected `captures to-hand` or holdings (`[...]`) in the start position",
+                );
+            }
+            let letters = self.letters(&d.letters, declared, "drop-ranks pieces");
+            let ranks = board.map_or(MAX_BOARD, |(_, r)| u32::from(r));
+            for r in [&d.first, &d.last] {
+                if !(1..=ranks).contains(&r.value) {
+                    self.err(
+                        &r.span,
+                        format!(
+                            "rank {}: expected 1 to {ranks}, counted from the dropping side",
+                            r.value
+                        ),
+                    );
+                }
+            }
+            if d.first.value > d.last.value {
+                self.err(
+                    &d.range,
+                    format!(
+                        "the rank range {}-{} is empty: expected the nearer rank first, e.g. `2-7`",
+                        d.first.value, d.last.value
+                    ),
+                );
+            }
+            drop_ranks = letters.map(|l| (l, d.first.value as u8, d.last.value as u8));
+        }
+        if let Some(s) = start
+            && !captures_to_hand
+            && let Some(p) = s.squares().map(|(_, p)| p).find(|p| p.promoted)
+        {
+            let at = spec
+                .start
+                .as_ref()
+                .map(|f| f.fields[0].span.sub(p.at + 1, 1));
+            if let Some(at) = at {
+                self.err(
+                    &at,
+                    "`~` (a promoted piece that goes back to hand demoted) in a game whose captures do not go to hand: expected `captures to-hand`",
+                );
+            }
+        }
+        (self.diags.len() == before).then(|| HandRules {
+            hands,
+            captures_to_hand,
+            demote: captures_to_hand && spec.demote.as_ref().is_none_or(|d| d.value),
+            drop_ranks,
         })
     }
 

@@ -61,8 +61,14 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         "shatranj" | "courier" | "makruk" | "asean"
     );
     let table = PieceToChar::of(v);
+    // Holdings: one slot per kind that can be in hand (any but a royal piece).
+    let holdings = if v.hand.hands {
+        v.pieces.iter().filter(|p| !p.royal).count()
+    } else {
+        0
+    };
     let mut lines = vec![format!(
-        "setup ({}) {}x{}+0_{} {}",
+        "setup ({}) {}x{}+{holdings}_{} {}",
         table.table,
         v.files,
         v.ranks,

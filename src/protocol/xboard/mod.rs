@@ -81,7 +81,7 @@ const URGENT: &[&str] = &["force", "new"];
 /// Behind queued lines they wait their turn, except the [`URGENT`] ones.
 const ABANDON: &[&str] = &[
     "force", "new", "result", "undo", "remove", "setboard", "variant", "edit", "exit", "analyze",
-    "white", "black",
+    "white", "black", "holding",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -485,6 +485,7 @@ impl Session {
                 Ok(())
             }
             "fen" => self.send(&format!("# fen {}", self.pos.fen())),
+            "holding" => self.holding(rest, line),
             _ if looks_like_move(word) && rest.is_empty() => self.user_move(word),
             _ => self.send(&format!("Error (unknown command): {}", printable(line))),
         }
@@ -660,6 +661,46 @@ impl Session {
             self.pos.unmake();
         }
         Ok(())
+    }
+
+    /// `holding [PNB] [pq]`: what each side holds (bughouse). A trailing `COLOR PIECE` (the piece
+    /// just passed) is informational: the brackets already count it.
+    fn holding(&mut self, rest: &str, line: &str) -> io::Result<()> {
+        let game = self.pos.game().clone();
+        let parsed = (|| {
+            let (white, rest) = rest.strip_prefix('[')?.split_once(']')?;
+            let (black, _) = rest.trim_start().strip_prefix('[')?.split_once(']')?;
+            let mut counts = [[0u8; crate::piece::Kind::MAX]; 2];
+            for (side, letters) in [(0, white), (1, black)] {
+                for c in letters.chars() {
+                    let k = game.variant.piece_index(c.to_ascii_uppercase())?;
+                    if game.tables.pieces[k].royal {
+                        return None;
+                    }
+                    counts[side][k] = counts[side][k].checked_add(1)?;
+                }
+            }
+            Some(counts)
+        })();
+        match parsed {
+            _ if !game.tables.hand.on => self.send(&format!(
+                "Error (this variant has no hands): {}",
+                printable(line)
+            )),
+            None => self.send(&format!(
+                "Error (expected holding [PIECES] [pieces]): {}",
+                printable(line)
+            )),
+            Some(counts) => {
+                for side in Side::BOTH {
+                    let held = counts[side.index()].iter().take(game.tables.pieces.len());
+                    for (k, &n) in held.enumerate() {
+                        self.pos.set_in_hand(side, crate::piece::Kind(k as u8), n);
+                    }
+                }
+                Ok(())
+            }
+        }
     }
 
     fn set_board(&mut self, fen: &str) -> io::Result<()> {
@@ -875,11 +916,12 @@ fn first_word(line: &str) -> &str {
     line.split_whitespace().next().unwrap_or("")
 }
 
-/// Whether a word is meant as a move (`e2e4`, `a11a12r`), so that a bad one gets `Illegal move`
+/// Whether a word is meant as a move (`e2e4`, `a11a12r`, `P@e4`), so that a bad one gets `Illegal move`
 /// rather than `Error (unknown command)`.
 fn looks_like_move(word: &str) -> bool {
     let b = word.as_bytes();
-    b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+    (b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
+        || (b.len() >= 4 && b[0].is_ascii_alphabetic() && b[1] == b'@')
 }
 
 /// Parses a GUI move. A promotion letter that names no piece of the variant (XBoard's default `q`
