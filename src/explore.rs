@@ -115,6 +115,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
             ..EndRules::default()
         },
         dice: None,
+        regions: Default::default(),
     })
 }
 

@@ -193,6 +193,7 @@ fn calibration() -> (f64, f64) {
                 ..EndRules::default()
             },
             dice: None,
+            regions: Default::default(),
         };
         let game = Game::new(v);
         let mut s = scratch(&game);

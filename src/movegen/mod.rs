@@ -11,6 +11,7 @@ use crate::variant::RoyalLoss;
 use std::ops::Not;
 
 pub mod perft;
+mod regions;
 mod text;
 pub use text::MoveError;
 
@@ -58,7 +59,7 @@ impl Position {
         let kind = self.board[from as usize].kind();
         let game = self.game();
         let piece = &game.tables.pieces[kind.index()];
-        let prog = &piece.program[side.index()];
+        let prog = self.program_at(piece, side, from);
         let start = out.len();
         let promotes = piece.pawn;
         // `captured`: what stands on `to`, or the e.p. victim.
@@ -156,6 +157,7 @@ impl Position {
             }
             out.truncate(keep);
         }
+        self.confine(piece, side, out, start);
     }
 
     /// A plain rider from `start`: every empty square, then the first occupied one, as `stop` allows.
@@ -215,12 +217,23 @@ impl Position {
 
     /// Is `target` attacked by a piece of `by`?
     pub fn attacked(&self, target: u16, by: Side) -> bool {
-        let flat = &self.game().tables.flat_attacks;
+        let tables = &self.game().tables;
+        let flat = &tables.flat_attacks;
         let base = by.index() * flat.types;
         let diff = target as i16 + DIFF_BASE;
+        if tables.facing_royals && self.royal_faces(target, by) {
+            return true;
+        }
         for i in 0..self.pcount[by.index()] as usize {
             let a = self.plist[by.index()][i];
-            let key = base + self.board[a as usize].kind().index();
+            let key = if tables.regions {
+                match self.region_attack_key(by, a, target) {
+                    Some(k) => k,
+                    None => continue,
+                }
+            } else {
+                base + self.board[a as usize].kind().index()
+            };
             let entry = flat.index[key * DIFF_SIZE + (diff - a as i16) as usize];
             // A piece listed by generation may reach the target another way than its listed
             // instances (across a cylinder's joined edge), so it is asked whenever they fail.
