@@ -42,6 +42,9 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "extinction",
     "kinglet",
     "threekings",
+    "xiangqi",
+    "minixiangqi",
+    "manchu",
 ];
 
 fn seed(default: u64) -> u64 {
