@@ -106,10 +106,7 @@ fn regions_confine_pieces_and_change_their_moves() {
     assert_eq!(moves(&g, fen), ["c5a3", "c5e3", "e1e2", "e1f1"]);
     // A soldier across the river steps sideways too; on its own side only forward.
     let fen = "3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1";
-    assert_eq!(
-        moves(&g, fen),
-        ["e1e2", "e1f1", "e6d6", "e6e7", "e6f6"]
-    );
+    assert_eq!(moves(&g, fen), ["e1e2", "e1f1", "e6d6", "e6e7", "e6f6"]);
     let fen = "3k5/9/9/9/9/4P4/9/9/9/4K4 w - - 0 1";
     assert_eq!(moves(&g, fen), ["e1e2", "e1f1", "e5e6"]);
     // Black's regions are White's mirrored: its soldier on e5 has crossed, its elephant on c6 stays.
@@ -170,4 +167,30 @@ fn region_lines_are_validated_with_their_place() {
             .any(|d| d.line == 4 && d.col == 8 && d.message.contains("declared twice")),
         "{diags:#?}"
     );
+}
+
+#[test]
+fn xboard_counts_the_ranks_of_a_ten_rank_board_from_zero() {
+    use acedrex::protocol::{SharedBuf, xboard};
+    // XBoard's b2e2 is the cannon's b3e3 here, its b7e7 Black's b8e8; b2e2 read as written would
+    // name an empty square.
+    let script =
+        "xboard\nprotover 2\nvariant xiangqi\nforce\nusermove b2e2\nusermove b7e7\nping 1\n";
+    let out = SharedBuf::default();
+    xboard::run(
+        std::io::Cursor::new(script.as_bytes().to_vec()),
+        out.clone(),
+    )
+    .expect("runs");
+    let text = out.text();
+    assert!(text.contains("pong 1"), "{text}");
+    assert!(!text.contains("Illegal"), "{text}");
+    let script = "xboard\nprotover 2\nvariant xiangqi\nforce\nusermove b3e3\nping 1\n";
+    let out = SharedBuf::default();
+    xboard::run(
+        std::io::Cursor::new(script.as_bytes().to_vec()),
+        out.clone(),
+    )
+    .expect("runs");
+    assert!(out.text().contains("Illegal move"), "{}", out.text());
 }
