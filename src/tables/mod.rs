@@ -266,11 +266,11 @@ impl Tables {
             }
         }
         let has_royal = !royal_kinds.is_empty();
+        // The node's legality context reads the pieces' `attacks`, which for region pieces and
+        // facing royals is the union of their forms: a superset, so it may test more moves, never fewer.
         let regions = pieces.iter().any(|p| p.region.is_some());
         let facing_royals = v.regions.facing_royals_forbidden;
-        // Region forms and facing royals are known only to the exact check test: play moves out.
-        let full_legality =
-            (has_royal && !classic) || !end.giving_check || regions || facing_royals;
+        let full_legality = (has_royal && !classic) || !end.giving_check;
         let rule_ends = (has_royal && !classic)
             || end.extinction.is_some()
             || end.goal.is_some()
