@@ -194,3 +194,16 @@ fn xboard_counts_the_ranks_of_a_ten_rank_board_from_zero() {
     .expect("runs");
     assert!(out.text().contains("Illegal move"), "{}", out.text());
 }
+
+#[test]
+fn fairy_max_export_refuses_regions() {
+    let text =
+        "variant homebound\ninherit chess\nregion home a1-h2\npiece K king K royal confine home\n";
+    let v = parse_variant("homebound.txt", text).expect("valid");
+    let e = acedrex::fmax::export::export(&[v]).expect_err("refused");
+    assert!(e.to_string().contains("region"), "{e}");
+    let text = "variant facing\ninherit chess\nfacing-royals forbidden\n";
+    let v = parse_variant("facing.txt", text).expect("valid");
+    let e = acedrex::fmax::export::export(&[v]).expect_err("refused");
+    assert!(e.to_string().contains("facing-royals"), "{e}");
+}
