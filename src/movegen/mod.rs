@@ -345,7 +345,9 @@ impl Position {
                 }
             }
         }
-        let fast = tables.classic && tables.giving_check && !tables.self_attack;
+        // Facing royals attack only a royal piece standing on its square: play royal moves out.
+        let fast =
+            tables.classic && tables.giving_check && !tables.self_attack && !tables.facing_royals;
         if royal_moves && m.kind() == MoveKind::Normal && fast {
             // Only the royal piece moves: test its new square with the old one vacated. A piece
             // captured there cannot attack its own square (unless some piece can: `self_attack`).

@@ -71,9 +71,14 @@ impl Position {
         Some(base + kind)
     }
 
-    /// Does a royal piece of `by` stand on `target`'s file with nothing between them?
+    /// Does a royal piece of `by` face a royal piece of the other side on `target`: the same file
+    /// with nothing between them? Only royal pieces are attacked so (the check test, not captures).
     pub(crate) fn royal_faces(&self, target: u16, by: Side) -> bool {
         let t = &self.game().tables;
+        let victim = self.board[target as usize];
+        if !victim.is(!by) || !t.pieces[victim.kind().index()].royal {
+            return false;
+        }
         self.pieces(by).iter().any(|&a| {
             if a == target
                 || file_of(a) != file_of(target)
