@@ -48,6 +48,9 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "capahouse",
     "pocketknight",
     "bughouse",
+    "xiangqi",
+    "minixiangqi",
+    "manchu",
 ];
 
 fn seed(default: u64) -> u64 {

@@ -246,6 +246,21 @@ fn bughouse_matches_fairy_stockfish() {
     run_suite("bughouse", include_str!("perft/bughouse.epd"));
 }
 
+#[test]
+fn xiangqi_matches_fairy_stockfish() {
+    run_suite("xiangqi", include_str!("perft/xiangqi.epd"));
+}
+
+#[test]
+fn minixiangqi_matches_fairy_stockfish() {
+    run_suite("minixiangqi", include_str!("perft/minixiangqi.epd"));
+}
+
+#[test]
+fn manchu_matches_fairy_stockfish() {
+    run_suite("manchu", include_str!("perft/manchu.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]
@@ -258,6 +273,7 @@ fn colour_flipped_positions_have_equal_perft() {
         ("embassy", include_str!("perft/embassy.epd")),
         ("modern", include_str!("perft/modern.epd")),
         ("gardner", include_str!("perft/gardner.epd")),
+        ("xiangqi", include_str!("perft/xiangqi.epd")),
     ] {
         let game = game(variant);
         for case in read_suite(text).iter().take(6) {

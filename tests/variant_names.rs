@@ -59,6 +59,9 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("capahouse", &["capahouse"]),
     ("pocketknight", &["pocketknight"]),
     ("bughouse", &["bughouse"]),
+    ("xiangqi", &["xiangqi"]),
+    ("minixiangqi", &["minixiangqi"]),
+    ("manchu", &["manchu"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -213,7 +213,23 @@ fn pawn_and_royal(v: &Variant) -> Result<(usize, usize), Inexpressible> {
         .position(|p| p.royal)
         .ok_or(Inexpressible::NoRoyal)?;
     rules_fit(v)?;
+    regions_fit(v)?;
     Ok((pawn, royal))
+}
+
+/// Fairy-Max has no regions: a confined piece or one that moves otherwise in a region, and the
+/// facing-royals rule, would be lost.
+fn regions_fit(v: &Variant) -> Result<(), Inexpressible> {
+    let r = &v.regions;
+    if !r.confine.is_empty() || !r.moves.is_empty() {
+        return Err(Inexpressible::Rule(
+            "pieces confined to or moving otherwise in a region",
+        ));
+    }
+    if r.facing_royals_forbidden {
+        return Err(Inexpressible::Rule("facing-royals forbidden"));
+    }
+    Ok(())
 }
 
 /// Fairy-Max plays one royal piece a side and none of the newer end rules: exporting such a

@@ -11,6 +11,7 @@ use crate::variant::RoyalLoss;
 use std::ops::Not;
 
 pub mod perft;
+mod regions;
 mod text;
 pub use text::MoveError;
 
@@ -85,7 +86,7 @@ impl Position {
         let kind = self.board[from as usize].kind();
         let game = self.game();
         let piece = &game.tables.pieces[kind.index()];
-        let prog = &piece.program[side.index()];
+        let prog = self.program_at(piece, side, from);
         let start = out.len();
         let promotes = piece.pawn;
         // `captured`: what stands on `to`, or the e.p. victim.
@@ -183,6 +184,7 @@ impl Position {
             }
             out.truncate(keep);
         }
+        self.confine(piece, side, out, start);
     }
 
     /// A plain rider from `start`: every empty square, then the first occupied one, as `stop` allows.
@@ -242,12 +244,23 @@ impl Position {
 
     /// Is `target` attacked by a piece of `by`?
     pub fn attacked(&self, target: u16, by: Side) -> bool {
-        let flat = &self.game().tables.flat_attacks;
+        let tables = &self.game().tables;
+        let flat = &tables.flat_attacks;
         let base = by.index() * flat.types;
         let diff = target as i16 + DIFF_BASE;
+        if tables.facing_royals && self.royal_faces(target, by) {
+            return true;
+        }
         for i in 0..self.pcount[by.index()] as usize {
             let a = self.plist[by.index()][i];
-            let key = base + self.board[a as usize].kind().index();
+            let key = if tables.regions {
+                match self.region_attack_key(by, a, target) {
+                    Some(k) => k,
+                    None => continue,
+                }
+            } else {
+                base + self.board[a as usize].kind().index()
+            };
             let entry = flat.index[key * DIFF_SIZE + (diff - a as i16) as usize];
             // A piece listed by generation may reach the target another way than its listed
             // instances (across a cylinder's joined edge), so it is asked whenever they fail.
@@ -359,7 +372,9 @@ impl Position {
                 }
             }
         }
-        let fast = tables.classic && tables.giving_check && !tables.self_attack;
+        // Facing royals attack only a royal piece standing on its square: play royal moves out.
+        let fast =
+            tables.classic && tables.giving_check && !tables.self_attack && !tables.facing_royals;
         if royal_moves && m.kind() == MoveKind::Normal && fast {
             // Only the royal piece moves: test its new square with the old one vacated. A piece
             // captured there cannot attack its own square (unless some piece can: `self_attack`).

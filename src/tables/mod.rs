@@ -2,6 +2,7 @@
 //! plus the attack instances check detection uses and the rule flags the executor needs.
 
 pub mod exec;
+pub mod regions;
 
 use crate::geometry::{CELLS, cell};
 pub use crate::legs::{Cont, Path, Stop};
@@ -24,6 +25,8 @@ pub struct PieceTables {
     pub rights: bool,
     /// Royal or castling: the piece whose virginity carries the rights field (`king` in FEN terms).
     pub king: bool,
+    /// Regions that confine the piece or change its moves; then `attacks` is the union of its forms.
+    pub region: Option<Box<regions::RegionTables>>,
 }
 
 /// All attack instances of a variant in flat arrays, for the check test's inner loop: one `u32` per
@@ -36,7 +39,11 @@ pub struct FlatAttacks {
     pub offsets: Vec<i16>,
     /// Per (side, type): attacks must come from the move generator instead.
     pub by_generation: Vec<bool>,
+    /// Attack forms per side: one per piece type, then one per type that moves otherwise in a
+    /// region (`in REGION BETZA`).
     pub types: usize,
+    /// Per piece type: its in-region form, if it has one.
+    pub in_form: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -49,15 +56,28 @@ pub struct FlatInstance {
 
 impl FlatAttacks {
     fn build(pieces: &[PieceTables]) -> FlatAttacks {
-        let types = pieces.len();
+        // A piece with region tables is listed by its exact forms, not by their union.
+        let mut forms: Vec<&[AttackTable; 2]> = pieces
+            .iter()
+            .map(|p| p.region.as_ref().map_or(&p.attacks, |r| &r.attacks))
+            .collect();
+        let mut in_form = vec![0; pieces.len()];
+        for (ty, p) in pieces.iter().enumerate() {
+            if let Some(r) = p.region.as_ref().filter(|r| r.cells.is_some()) {
+                in_form[ty] = forms.len();
+                forms.push(&r.in_attacks);
+            }
+        }
+        let types = forms.len();
         let mut f = FlatAttacks {
             types,
+            in_form,
             ..Default::default()
         };
         f.index = vec![0; 2 * types * exec::DIFF_SIZE];
         for side in 0..2 {
-            for (ty, p) in pieces.iter().enumerate() {
-                let table = &p.attacks[side];
+            for (ty, form) in forms.iter().enumerate() {
+                let table = &form[side];
                 let too_many = table.index.iter().any(|&(_, n)| n > 255);
                 f.by_generation.push(table.by_generation || too_many);
                 for (d, &(first, n)) in table.index.iter().enumerate() {
@@ -124,6 +144,10 @@ pub struct Tables {
     /// Whether a move may give check.
     pub giving_check: bool,
     pub hand: HandTables,
+    /// Some piece has region tables (confined, or moving otherwise in a region).
+    pub regions: bool,
+    /// Royal pieces may not face each other on an open file (`facing-royals forbidden`).
+    pub facing_royals: bool,
 }
 
 /// Hands and drops, per kind.
@@ -200,15 +224,16 @@ impl Tables {
     /// cannot fail.
     pub fn build(v: &Variant) -> Tables {
         let mut pieces = Vec::new();
-        for p in &v.pieces {
+        for (index, p) in v.pieces.iter().enumerate() {
             let paths = p.paths.clone();
             let program = [
                 exec::program(&paths, false, v.files, v.ranks),
                 exec::program(&paths, true, v.files, v.ranks),
             ];
+            let (region, attack_paths) = regions::build(v, index);
             let attacks = [
-                exec::attack_table(&paths, false, v.files, v.ranks),
-                exec::attack_table(&paths, true, v.files, v.ranks),
+                exec::attack_table(&attack_paths, false, v.files, v.ranks),
+                exec::attack_table(&attack_paths, true, v.files, v.ranks),
             ];
             let rights = !program[0].initial.is_empty() || !program[0].castles.is_empty();
             pieces.push(PieceTables {
@@ -220,6 +245,7 @@ impl Tables {
                 pawn: v.promotion.pawns.contains(&p.letter),
                 rights,
                 king: false,
+                region: region.map(Box::new),
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
@@ -310,6 +336,10 @@ impl Tables {
             }
         }
         let has_royal = !royal_kinds.is_empty();
+        // The node's legality context reads the pieces' `attacks`, which for region pieces and
+        // facing royals is the union of their forms: a superset, so it may test more moves, never fewer.
+        let regions = pieces.iter().any(|p| p.region.is_some());
+        let facing_royals = v.regions.facing_royals_forbidden;
         let full_legality = (has_royal && !classic) || !end.giving_check;
         let rule_ends = (has_royal && !classic)
             || end.extinction.is_some()
@@ -348,6 +378,8 @@ impl Tables {
             checks_to_win: end.checks_to_win,
             giving_check: end.giving_check,
             hand,
+            regions,
+            facing_royals,
         }
     }
 }

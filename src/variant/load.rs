@@ -222,6 +222,14 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
             ))),
         }
     }
+    // A child's region replaces the parent's of the same name; new names come after.
+    let mut regions = parent.regions;
+    for r in child.regions {
+        match regions.iter().position(|q| q.name.value == r.name.value) {
+            Some(i) => regions[i] = r,
+            None => regions.push(r),
+        }
+    }
     VariantSpec {
         source: child.source,
         name: child.name,
@@ -230,6 +238,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         xboard: child.xboard,
         description: child.description.or(parent.description),
         board: child.board.or(parent.board),
+        regions,
+        facing_royals: child.facing_royals.or(parent.facing_royals),
         pieces,
         start: child.start.or(parent.start),
         promotion: child.promotion.or(parent.promotion),

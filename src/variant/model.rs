@@ -19,6 +19,8 @@ pub struct Variant {
     pub description: String,
     pub files: u8,
     pub ranks: u8,
+    /// Regions, the pieces they confine or whose moves they change, and the facing-royals rule.
+    pub regions: RegionRules,
     /// Piece types, in file order. A piece's index here is its type number everywhere else.
     pub pieces: Vec<PieceDef>,
     /// The start position, checked against the board and the pieces.
@@ -64,6 +66,49 @@ pub struct PieceDef {
     pub royal: bool,
     /// Value in centipawns when the file gives one.
     pub value: Option<i32>,
+}
+
+/// Board regions and what they do (`region`, the piece flags `confine` and `in`, `facing-royals`).
+#[derive(Debug, Clone, Default)]
+pub struct RegionRules {
+    pub regions: Vec<Region>,
+    /// (piece letter, index in `regions`): the piece's moves end only inside its side's region.
+    pub confine: Vec<(char, usize)>,
+    /// Pieces that move by other Betza while they stand inside their side's region.
+    pub moves: Vec<RegionMoves>,
+    /// Two royal pieces may not face each other on a file with nothing between them (xiangqi's
+    /// flying general): for the check test each attacks the other along it, as a rook would.
+    pub facing_royals_forbidden: bool,
+}
+
+/// A named set of squares, given from White's side: Black's is its mirror across the middle rank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    pub name: String,
+    /// White's squares as (file, rank) from 0.
+    pub squares: Vec<(u8, u8)>,
+}
+
+impl Region {
+    /// Whether (file, rank) lies in `side`'s copy of the region on a board of `ranks` ranks.
+    pub fn contains(&self, side: crate::side::Side, sq: (u8, u8), ranks: u8) -> bool {
+        let sq = match side {
+            crate::side::Side::White => sq,
+            crate::side::Side::Black => (sq.0, ranks - 1 - sq.1),
+        };
+        self.squares.contains(&sq)
+    }
+}
+
+/// `in REGION BETZA`: the moves of a piece standing in the region.
+#[derive(Debug, Clone)]
+pub struct RegionMoves {
+    pub letter: char,
+    /// Index in `RegionRules::regions`.
+    pub region: usize,
+    pub betza_text: String,
+    pub betza: Betza,
+    pub paths: Vec<Path>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,6 +23,8 @@ pub const KEYS: &[&str] = &[
     "xboard",
     "description",
     "board",
+    "region",
+    "facing-royals",
     "piece",
     "start",
     "promotion",
@@ -51,7 +53,11 @@ fn usage(key: &str) -> &'static str {
         "xboard" => "`xboard NAME [PARENT]`",
         "description" => "`description TEXT`",
         "board" => "`board FILESxRANKS`, e.g. `board 12x12`",
-        "piece" => "`piece LETTER NAME BETZA [royal] [value N]` or `piece LETTER -`",
+        "region" => "`region NAME SQUARES...`, squares as `d1` or rectangles `d1-f3`",
+        "facing-royals" => "`facing-royals allowed|forbidden`",
+        "piece" => {
+            "`piece LETTER NAME BETZA [royal] [value N] [confine REGION] [in REGION BETZA]` or `piece LETTER -`"
+        }
         "start" => {
             "`start FEN` with 6 fields (placement side castling en-passant halfmove fullmove), n-check variants with the checks field `W+B` after the en-passant one"
         }
@@ -174,10 +180,10 @@ impl FileParser {
             )));
             return;
         };
-        if key != "piece" {
+        if !matches!(key, "piece" | "region") {
             if let Some(first) = self.seen.get(key) {
                 self.diags.push(key_tok.span.error(format!(
-                    "`{key}` is given twice (first on line {first}): expected each key once, except `piece`"
+                    "`{key}` is given twice (first on line {first}): expected each key once, except `piece` and `region`"
                 )));
                 return;
             }
@@ -229,6 +235,25 @@ impl FileParser {
             "board" => {
                 count(key, key_tok, args, 1, 1)?;
                 s.board = Some(board(&args[0])?);
+            }
+            "region" => {
+                count(key, key_tok, args, 2, usize::MAX)?;
+                let name = name(&args[0], "region name")?;
+                if let Some(first) = s.regions.iter().find(|r| r.name.value == name.value) {
+                    return Err(name.span.error(format!(
+                        "region `{}` is declared twice (first on line {}): expected each region name once per file",
+                        name.value, first.name.span.line
+                    )));
+                }
+                s.regions.push(RegionSpec {
+                    name,
+                    squares: args[1..].iter().map(Tok::spanned).collect(),
+                });
+            }
+            "facing-royals" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("allowed", true), ("forbidden", false)];
+                s.facing_royals = Some(keyword(&args[0], "facing-royals rule", &options)?);
             }
             "piece" => self.piece(key_tok, args)?,
             "start" => {
@@ -499,9 +524,33 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
     let betza = args[2].spanned();
     let mut royal = None;
     let mut value = None;
+    let mut confine = None;
+    let mut region_moves = None;
     let mut rest = args[3..].iter();
     while let Some(t) = rest.next() {
         match t.text {
+            "confine" if confine.is_none() => {
+                let Some(r) = rest.next() else {
+                    return Err(t.span.after().error(
+                        "`confine` needs a region: expected `confine REGION`, e.g. `confine palace`",
+                    ));
+                };
+                confine = Some(self::name(r, "region name")?);
+            }
+            "in" if region_moves.is_none() => {
+                let (Some(r), Some(b)) = (rest.next(), rest.next()) else {
+                    return Err(t.span.after().error(
+                        "`in` needs a region and a Betza string: expected `in REGION BETZA`, e.g. `in enemy-half fsW`",
+                    ));
+                };
+                region_moves = Some((self::name(r, "region name")?, b.spanned()));
+            }
+            "confine" | "in" => {
+                return Err(t.span.error(format!(
+                    "`{}` is given twice: expected each piece flag once",
+                    t.text
+                )));
+            }
             "royal" if royal.is_none() => royal = Some(t.span.clone()),
             "value" if value.is_none() => {
                 let Some(v) = rest.next() else {
@@ -533,7 +582,7 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
             }
             other => {
                 return Err(t.span.error(format!(
-                    "unknown piece flag `{other}`: expected `royal` or `value N` after the Betza string"
+                    "unknown piece flag `{other}`: expected `royal`, `value N`, `confine REGION` or `in REGION BETZA` after the Betza string"
                 )));
             }
         }
@@ -543,6 +592,8 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
         betza,
         royal,
         value,
+        confine,
+        region_moves,
     }))
 }
 

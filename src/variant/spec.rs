@@ -17,6 +17,10 @@ pub struct VariantSpec {
     pub xboard: Option<XboardSpec>,
     pub description: Option<Spanned<String>>,
     pub board: Option<BoardSpec>,
+    /// `region` lines in file order (after merging: the parent's, replaced by name, then new ones).
+    pub regions: Vec<RegionSpec>,
+    /// `facing-royals`: `Some(false)` is `forbidden`.
+    pub facing_royals: Option<Spanned<bool>>,
     /// In file order (after merging: parent order, replacements in place, additions at the end).
     pub pieces: Vec<PieceSpec>,
     pub start: Option<FenSpec>,
@@ -57,6 +61,8 @@ impl VariantSpec {
             xboard: None,
             description: None,
             board: None,
+            regions: Vec::new(),
+            facing_royals: None,
             pieces: Vec::new(),
             start: None,
             promotion: None,
@@ -126,6 +132,18 @@ pub struct PieceBody {
     /// The place of the `royal` flag when given.
     pub royal: Option<Span>,
     pub value: Option<Spanned<i32>>,
+    /// `confine REGION`: the piece's moves end only inside the region.
+    pub confine: Option<Spanned<String>>,
+    /// `in REGION BETZA`: standing inside the region, the piece moves by this Betza instead.
+    pub region_moves: Option<(Spanned<String>, Spanned<String>)>,
+}
+
+/// `region NAME SQUARES...`: White's squares; Black's are their mirror across the middle rank.
+#[derive(Clone, Debug)]
+pub struct RegionSpec {
+    pub name: Spanned<String>,
+    /// Squares and rectangles as written: `d1`, `d1-f3`.
+    pub squares: Vec<Spanned<String>>,
 }
 
 /// The `start` FEN, split into its space-separated fields.

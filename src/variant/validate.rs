@@ -91,6 +91,7 @@ impl Checker<'_> {
         let goal = self.goal(board, &declared);
         let checks_to_win = self.checks_to_win(&royals);
         let hand = self.hand(board, &declared, start.as_ref());
+        let regions = self.region_rules(board, &royals);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -135,6 +136,7 @@ impl Checker<'_> {
             },
             dice: dice?,
             hand: hand?,
+            regions: regions?,
         })
     }
 
@@ -656,6 +658,156 @@ impl Checker<'_> {
             return None;
         }
         Some(Some(n as u8))
+    }
+}
+
+impl Checker<'_> {
+    /// `region` lines, the pieces' `confine` and `in` flags, and `facing-royals`.
+    fn region_rules(&mut self, board: Option<(u8, u8)>, royals: &[char]) -> Option<RegionRules> {
+        let spec = self.spec;
+        let before = self.diags.len();
+        let mut regions = Vec::new();
+        for r in &spec.regions {
+            let mut squares = Vec::new();
+            for sq in &r.squares {
+                let text = sq.value.as_str();
+                let (a, b) = text.split_once('-').unwrap_or((text, text));
+                let corner = |s: &str| crate::setup::parse_square_name(s);
+                let (Some(a), Some(b)) = (corner(a), corner(b)) else {
+                    self.err(
+                        &sq.span,
+                        format!("`{text}` is not a region square: expected a square such as `d1` or a rectangle such as `d1-f3`"),
+                    );
+                    continue;
+                };
+                if let Some((files, ranks)) = board
+                    && [a, b].iter().any(|&(f, r)| f >= files || r >= ranks)
+                {
+                    self.err(
+                        &sq.span,
+                        format!("region square `{text}` leaves the {files}x{ranks} board: expected squares on the board"),
+                    );
+                    continue;
+                }
+                for f in a.0.min(b.0)..=a.0.max(b.0) {
+                    for rk in a.1.min(b.1)..=a.1.max(b.1) {
+                        if !squares.contains(&(f, rk)) {
+                            squares.push((f, rk));
+                        }
+                    }
+                }
+            }
+            regions.push(Region {
+                name: r.name.value.clone(),
+                squares,
+            });
+        }
+        let mut rules = RegionRules {
+            facing_royals_forbidden: spec.facing_royals.as_ref().is_some_and(|f| !f.value),
+            ..RegionRules::default()
+        };
+        if let Some(f) = &spec.facing_royals
+            && !f.value
+            && royals.is_empty()
+        {
+            self.err(
+                &f.span,
+                "`facing-royals forbidden` without a royal piece: expected a piece type flagged `royal`",
+            );
+        }
+        let find = |name: &Spanned<String>| regions.iter().position(|r| r.name == name.value);
+        for p in &spec.pieces {
+            let Some(body) = &p.body else { continue };
+            let letter = p.letter.value;
+            let region_of = |this: &mut Self, name: &Spanned<String>| {
+                let found = find(name);
+                if found.is_none() {
+                    let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
+                    this.err(
+                        &name.span,
+                        format!(
+                            "piece {letter} ({}): no region `{}`: expected one declared by a `region` line{}",
+                            body.name.value,
+                            name.value,
+                            if known.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" ({})", known.join(", "))
+                            }
+                        ),
+                    );
+                }
+                found
+            };
+            if let Some(c) = &body.confine
+                && let Some(i) = region_of(self, c)
+            {
+                rules.confine.push((letter, i));
+            }
+            if let Some((r, b)) = &body.region_moves {
+                let region = region_of(self, r);
+                let compiled = self.region_betza(letter, &body.name.value, b, board);
+                if let (Some(region), Some((betza, paths))) = (region, compiled) {
+                    rules.moves.push(RegionMoves {
+                        letter,
+                        region,
+                        betza_text: b.value.clone(),
+                        betza,
+                        paths,
+                    });
+                }
+            }
+        }
+        rules.regions = regions;
+        (self.diags.len() == before).then_some(rules)
+    }
+
+    /// The Betza of an `in REGION BETZA` flag, parsed and compiled as a piece's own.
+    fn region_betza(
+        &mut self,
+        letter: char,
+        name: &str,
+        b: &Spanned<String>,
+        board: Option<(u8, u8)>,
+    ) -> Option<(betza::Betza, Vec<legs::Path>)> {
+        let text = &b.value;
+        match betza::parse(text) {
+            Ok(parsed) => match legs::compile(&parsed) {
+                Ok(paths) => {
+                    let longest = legs::longest_step(&paths);
+                    if let Some((files, ranks)) = board
+                        && longest >= files.max(ranks)
+                    {
+                        self.err(
+                            &b.span,
+                            format!("piece {letter} ({name}): `{text}` has a {longest}-square step, which cannot stay on a {files}x{ranks} board: expected steps shorter than the board's longer side"),
+                        );
+                        return None;
+                    }
+                    Some((parsed, paths))
+                }
+                Err(u) => {
+                    self.err(
+                        &b.span,
+                        format!("piece {letter} ({name}): the move generator cannot execute `{text}`: {u}"),
+                    );
+                    None
+                }
+            },
+            Err(e) => {
+                let at = text
+                    .get(..e.offset)
+                    .map_or(text.chars().count(), |s| s.chars().count());
+                self.err(
+                    &b.span.sub(at, 1),
+                    format!(
+                        "bad Betza for piece {letter} ({name}) in its region: {}",
+                        e.message
+                    ),
+                );
+                None
+            }
+        }
     }
 }
 

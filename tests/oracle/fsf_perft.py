@@ -19,7 +19,8 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'nocastle', 'amazon', 'hoppelpoppel', 'newzealand', 'knightmate', 'almost', 'chigorin', 'gardner',
             'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor',
             '3check', '5check', 'kingofthehill', 'racingkings', 'extinction', 'kinglet', 'threekings',
-            'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse']
+            'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse',
+            'xiangqi', 'minixiangqi', 'manchu']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -59,6 +60,11 @@ LETTERS = {
     'capahouse': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'pocketknight': CHESS_LETTERS,
     'bughouse': CHESS_LETTERS,
+    'xiangqi': 'r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
+               'k general (wazir), c cannon (mRcpR), p soldier',
+    'minixiangqi': 'r rook (chariot), n horse (lame knight), k general (wazir), c cannon (mRcpR), p soldier',
+    'manchu': 'r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
+              'k general (wazir), c cannon (mRcpR), p soldier, m banner (chariot + cannon + horse)',
 }
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
@@ -106,6 +112,12 @@ NOTES = {
     'pocketknight': 'chess, each side with a knight in hand at the start; captures leave the game.',
     'bughouse': 'one board of bughouse: captures leave the game (for the partner\'s board); the hand comes from the '
                 'position; drops as in crazyhouse.',
+    'xiangqi': 'ranks 1..10 (moves such as b3b10); general and advisors confined to the palace d1-f3 / d8-f10, '
+               'elephants to their own half; soldiers step sideways from rank 6 on (black: rank 5 down); '
+               'generals may not face each other on an open file; no promotion; stalemate: no moves.',
+    'minixiangqi': 'the general confined to c1-e3 / c5-e7; soldiers step forward or sideways from the start; '
+                   'generals may not face each other on an open file.',
+    'manchu': 'as xiangqi; White has one banner m (a1) for its chariots, horses and cannons.',
 }
 
 # Hand-made castling positions for the variants whose king castles other than chess's e1g1/e1c1 (or is not
@@ -120,6 +132,14 @@ CASTLING = {
     'modern': ['r3k3r/9/9/9/9/9/9/9/R3K3R b KQkq - 0 1', 'r3k3r/9/9/9/9/9/9/4b4/R3K3R w KQkq - 0 1'],
     'chancellor': ['r3k3r/9/9/9/9/9/9/9/R3K3R w KQkq - 0 1', 'r3k3r/9/9/9/9/9/6c2/9/R3K3R w KQkq - 0 1'],
     # The commoner is no royal: it castles out of and through attacked squares.
+    'extinction': ['rnbqk2r/pppp4/8/8/8/8/PPP1r3/RNBQK2R w KQkq - 0 1',
+                   'rnbqk2r/pppp4/8/8/8/8/PPP2r2/RNBQK2R w KQkq - 0 1',
+                   'r3kbnr/pppq4/8/8/8/2B5/PPP5/RNBQKBNR b KQkq - 0 1'],
+}
+# Hand-made positions for rules the random walks seldom reach (the flying general, a piece pinned between
+# the generals, the elephant's river and eye, the soldier across the river, the horse's leg, a stalemate;
+# a promoted piece taken into hand; holdings that do not come from captures).
+RULES = {
     # A promoted queen (`Q~`) to be taken: crazyhouse hands it back as a pawn, loop as a queen.
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
@@ -128,9 +148,12 @@ CASTLING = {
     'bughouse': ['r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNPbp] w KQkq - 2 3',
                  'r3k2r/ppp2ppp/8/3pp3/8/8/PPPPPPPP/R3K2R[RBNPPqr] b KQkq - 0 8',
                  '4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 40'],
-    'extinction': ['rnbqk2r/pppp4/8/8/8/8/PPP1r3/RNBQK2R w KQkq - 0 1',
-                   'rnbqk2r/pppp4/8/8/8/8/PPP2r2/RNBQK2R w KQkq - 0 1',
-                   'r3kbnr/pppq4/8/8/8/2B5/PPP5/RNBQKBNR b KQkq - 0 1'],
+    'xiangqi': ['3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1', '4k4/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1',
+                '3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1', '3k5/9/9/9/9/2B6/3P5/9/9/4K4 w - - 0 1',
+                '3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1', '3k5/9/9/9/9/9/9/4P4/4N4/4K4 w - - 0 1',
+                '4k4/9/9/3r5/9/9/9/3C5/9/3K5 w - - 0 1', '3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1',
+                '4k4/9/9/4R4/9/9/9/9/5R3/3K5 b - - 0 1', '4k4/9/9/R8/9/9/9/9/5R3/3K5 w - - 0 1',
+                '3k5/4P4/9/9/9/9/9/9/9/5K3 b - - 0 1', '4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1'],
 }
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
@@ -208,11 +231,13 @@ def main():
         start = fsf.fen(startpos([]))
         cases = [(f'{v}-start', [])] + [(f'{v}-random-{k}', random_game(fsf, rng)) for k in range(1, RANDOM_GAMES + 1)]
         extra = CASTLING.get(v, [])
+        rules = RULES.get(v, [])
         lines = [f'# Perft reference counts for {v}: {source},',
                  f'# generated by tests/oracle/fsf_perft.py (seed {a.seed}; node limit {a.limit}).',
                  f'# Positions: the start position and {RANDOM_GAMES} positions reached by seeded random play '
                  '(4..60 plies, uniform among the moves listed by `go perft 1`)'
-                 + (f', then {len(extra)} hand-made positions.' if extra else '.'),
+                 + (f', then {len(extra)} hand-made castling positions' if extra else '')
+                 + (f', then {len(rules)} hand-made rule positions' if rules else '') + '.',
                  f'# Fairy-Stockfish start FEN (UCI_Variant {v}, `d`): {start}',
                  f'# Piece letters (Fairy-Stockfish variant.cpp; upper case = White): {LETTERS[v]}',
                  f'# Rules visible in the counts: {NOTES[v]}',
@@ -227,7 +252,11 @@ def main():
             print(lines[-1], file=sys.stderr)
         for k, given in enumerate(extra, 1):
             fen = fsf.fen(f'position fen {given}')
-            lines += [f'# id {v}-handmade-{k}', epd_line(fen, counts(fsf, fen, a.limit))]
+            lines += [f'# id {v}-castling-{k}', epd_line(fen, counts(fsf, fen, a.limit))]
+            print(lines[-1], file=sys.stderr)
+        for k, given in enumerate(rules, 1):
+            fen = fsf.fen(f'position fen {given}')
+            lines += [f'# id {v}-rule-{k}', epd_line(fen, counts(fsf, fen, a.limit))]
             print(lines[-1], file=sys.stderr)
         (out / f'{v}.epd').write_text('\n'.join(lines) + '\n')
 

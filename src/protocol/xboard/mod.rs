@@ -633,6 +633,7 @@ impl Session {
         if text.is_empty() {
             return self.send("Error (no move given): usermove");
         }
+        let text = &gui_ranks(&self.pos, text, 1);
         let m = match parse_move(&mut self.pos, text) {
             Ok(m) => m,
             Err(reason) => {
@@ -896,7 +897,7 @@ impl Session {
             .or_else(|| legal.first().copied());
         match best {
             Some(m) => {
-                let text = self.pos.move_text(m);
+                let text = gui_ranks(&self.pos, &self.pos.move_text(m), -1);
                 self.pos.make(m);
                 self.send(&format!("move {text}"))?;
                 match self.pos.game_end() {
@@ -914,6 +915,32 @@ impl Session {
 
 fn first_word(line: &str) -> &str {
     line.split_whitespace().next().unwrap_or("")
+}
+
+/// XBoard numbers the ranks of a 10-rank board from 0 (xiangqi's `a0`..`i9`): moves to and from the
+/// GUI have their rank numbers shifted by `by` there, and are left as they are on other boards.
+fn gui_ranks(pos: &Position, text: &str, by: i32) -> String {
+    if pos.game().tables.ranks != 10 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut digits = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            match digits.parse::<i32>() {
+                Ok(n) => out.push_str(&(n + by).to_string()),
+                Err(_) => out.push_str(&digits),
+            }
+            digits.clear();
+        }
+        out.push(c);
+    }
+    out.pop();
+    out
 }
 
 /// Whether a word is meant as a move (`e2e4`, `a11a12r`, `P@e4`), so that a bad one gets `Illegal move`
@@ -961,7 +988,11 @@ fn thinking(pos: &Position, info: &Info) -> String {
         Score::Mate(n) if n >= 0 => 100_000 + n,
         Score::Mate(n) => -100_000 + n,
     };
-    let pv: Vec<String> = info.pv.iter().map(|&m| pos.move_text(m)).collect();
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(|&m| gui_ranks(pos, &pos.move_text(m), -1))
+        .collect();
     format!(
         "{} {} {} {} {}",
         info.depth,
