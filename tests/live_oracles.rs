@@ -48,6 +48,11 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "capahouse",
     "pocketknight",
     "bughouse",
+    "antichess",
+    "giveaway",
+    "suicide",
+    "losers",
+    "horde",
 ];
 
 fn seed(default: u64) -> u64 {

@@ -244,6 +244,28 @@ fn pocketknight_matches_fairy_stockfish() {
 #[test]
 fn bughouse_matches_fairy_stockfish() {
     run_suite("bughouse", include_str!("perft/bughouse.epd"));
+fn antichess_matches_fairy_stockfish() {
+    run_suite("antichess", include_str!("perft/antichess.epd"));
+}
+
+#[test]
+fn giveaway_matches_fairy_stockfish() {
+    run_suite("giveaway", include_str!("perft/giveaway.epd"));
+}
+
+#[test]
+fn suicide_matches_fairy_stockfish() {
+    run_suite("suicide", include_str!("perft/suicide.epd"));
+}
+
+#[test]
+fn losers_matches_fairy_stockfish() {
+    run_suite("losers", include_str!("perft/losers.epd"));
+}
+
+#[test]
+fn horde_matches_fairy_stockfish() {
+    run_suite("horde", include_str!("perft/horde.epd"));
 }
 
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers

@@ -127,7 +127,8 @@ pub fn score_of(v: i32) -> Score {
     if v >= MATE_BOUND {
         Score::Mate((MATE - v + 1) / 2)
     } else if v <= -MATE_BOUND {
-        Score::Mate(-(MATE + v) / 2)
+        // Rounded like the wins: a loss on the side's own move (anti-chess) is `mate -1`, not 0.
+        Score::Mate(-(MATE + v + 1) / 2)
     } else {
         Score::Cp(v)
     }

@@ -24,6 +24,9 @@ pub struct PieceTables {
     pub rights: bool,
     /// Royal or castling: the piece whose virginity carries the rights field (`king` in FEN terms).
     pub king: bool,
+    /// `initial-ranks`: its `i` moves are had on these ranks (from 0, the side's own edge) instead
+    /// of by virginity; a double step sets e.p. only from the last of them.
+    pub initial_ranks: Option<(u8, u8)>,
 }
 
 /// All attack instances of a variant in flat arrays, for the check test's inner loop: one `u32` per
@@ -115,6 +118,14 @@ pub struct Tables {
     pub rule_ends: bool,
     pub extinct_kinds: Vec<Kind>,
     pub extinct_at_most: u16,
+    /// Extinction counts the whole army (`extinction all`).
+    pub extinct_all: bool,
+    /// The extinct side wins (the anti-chess family) instead of losing.
+    pub extinct_wins: bool,
+    /// A bared side wins at once (`bare-king bared-wins`).
+    pub bared_wins: bool,
+    /// A side that can capture must (`must-capture yes`).
+    pub must_capture: bool,
     /// Per kind: whether it wins by reaching a goal cell.
     pub goal_kind: Vec<bool>,
     /// Per cell: a goal square.
@@ -220,6 +231,12 @@ impl Tables {
                 pawn: v.promotion.pawns.contains(&p.letter),
                 rights,
                 king: false,
+                initial_ranks: v
+                    .end
+                    .initial_ranks
+                    .as_ref()
+                    .filter(|i| i.kinds.contains(&p.letter))
+                    .map(|i| (i.first, i.last)),
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
@@ -311,7 +328,9 @@ impl Tables {
         }
         let has_royal = !royal_kinds.is_empty();
         let full_legality = (has_royal && !classic) || !end.giving_check;
+        let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let rule_ends = (has_royal && !classic)
+            || bared_wins
             || end.extinction.is_some()
             || end.goal.is_some()
             || end.checks_to_win.is_some();
@@ -342,6 +361,13 @@ impl Tables {
             rule_ends,
             extinct_kinds,
             extinct_at_most,
+            extinct_all: end.extinction.as_ref().is_some_and(|e| e.all),
+            extinct_wins: end
+                .extinction
+                .as_ref()
+                .is_some_and(|e| e.extinct == crate::variant::Outcome::Win),
+            bared_wins,
+            must_capture: end.must_capture,
             goal_kind,
             goal_cells,
             goal_reply: end.goal.as_ref().is_some_and(|g| g.reply),

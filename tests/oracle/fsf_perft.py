@@ -19,7 +19,8 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'nocastle', 'amazon', 'hoppelpoppel', 'newzealand', 'knightmate', 'almost', 'chigorin', 'gardner',
             'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor',
             '3check', '5check', 'kingofthehill', 'racingkings', 'extinction', 'kinglet', 'threekings',
-            'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse']
+            'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse',
+            'antichess', 'giveaway', 'suicide', 'losers', 'horde']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -59,6 +60,11 @@ LETTERS = {
     'capahouse': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'pocketknight': CHESS_LETTERS,
     'bughouse': CHESS_LETTERS,
+    'antichess': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'giveaway': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'suicide': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'losers': CHESS_LETTERS,
+    'horde': CHESS_LETTERS,
 }
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
@@ -106,6 +112,14 @@ NOTES = {
     'pocketknight': 'chess, each side with a knight in hand at the start; captures leave the game.',
     'bughouse': 'one board of bughouse: captures leave the game (for the partner\'s board); the hand comes from the '
                 'position; drops as in crazyhouse.',
+    'antichess': 'no check, no castling; a side that can capture must (only captures listed); a side without '
+                 'pieces has won (no moves); promotion to k as well (a7a8k).',
+    'giveaway': 'as antichess, and the commoner castles (e1g1, e1c1), even out of and over attacked squares.',
+    'suicide': 'as antichess; stalemate goes to the side with fewer pieces (no moves either way).',
+    'losers': 'chess with check and castling; a side that can capture legally must; a side left with only its '
+              'king has won, whoever is to move (no moves).',
+    'horde': 'White has no king; pawns on their first rank double step as well (a1a3, no e.p. square set), '
+             'also after moving there from nowhere else; a side without pieces has lost (no moves).',
 }
 
 # Hand-made castling positions for the variants whose king castles other than chess's e1g1/e1c1 (or is not
@@ -131,6 +145,17 @@ CASTLING = {
     'extinction': ['rnbqk2r/pppp4/8/8/8/8/PPP1r3/RNBQK2R w KQkq - 0 1',
                    'rnbqk2r/pppp4/8/8/8/8/PPP2r2/RNBQK2R w KQkq - 0 1',
                    'r3kbnr/pppq4/8/8/8/2B5/PPP5/RNBQKBNR b KQkq - 0 1'],
+    'giveaway': ['r3k2r/8/8/8/8/8/6r1/R3K2R w KQkq - 0 1', 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1',
+                 'r3k2r/8/8/8/8/2B5/8/R3K2R b KQkq - 0 1'],
+    'losers': ['r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', 'r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1',
+               # Forced captures while in check, a bared side, a capture that would leave the king attacked.
+               '4k3/8/8/8/8/8/3r4/4K2R w K - 0 1', '4k2n/8/8/8/8/8/8/4K2R w K - 0 1',
+               '4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1'],
+    # First-rank double steps beside enemy pawns (no e.p. square), pawns moved up to their second rank.
+    'horde': ['4k3/8/8/8/8/1p6/8/P1P5 w - - 0 1', 'r3k2r/8/8/8/8/1p4p1/P7/PP3PPP w kq - 0 1',
+              'rnbqkbnr/pppppppp/8/8/8/8/1p6/PPP5 b kq - 0 1'],
+    # Stalemates by piece count, a promotion to king forced by a capture.
+    'suicide': ['8/8/8/8/8/p7/P7/8 w - - 0 1', '8/8/8/8/8/p7/P6P/8 b - - 0 1', '1n6/P7/8/8/8/8/8/7k w - - 0 1'],
 }
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
