@@ -326,7 +326,7 @@ impl<'a> Worker<'a> {
     fn gives_check(&self, m: Move) -> bool {
         let mover = !self.pos.side_to_move();
         let target = self.pos.royal_square(!mover);
-        target != 0 && self.sh.checks.may_check(&self.pos, m, target, mover) && self.pos.in_check()
+        self.sh.checks.may_check(&self.pos, m, target, mover) && self.pos.in_check()
     }
 
     fn hist_index(&self, m: Move) -> usize {
