@@ -64,9 +64,17 @@ impl Position {
     }
 
     /// `must-capture`: when some capture in `out[start..]` is legal, only captures stay.
+    #[inline(always)]
     fn keep_forced_captures(&self, out: &mut Vec<Move>, start: usize) {
+        if self.game().tables.must_capture {
+            self.forced_captures(out, start);
+        }
+    }
+
+    #[cold]
+    fn forced_captures(&self, out: &mut Vec<Move>, start: usize) {
         let t = &self.game().tables;
-        if !t.must_capture || !out[start..].iter().any(|m| m.is_capture()) {
+        if !out[start..].iter().any(|m| m.is_capture()) {
             return;
         }
         // Without royal pieces every move is legal; else a capture counts only if it is legal,
@@ -93,6 +101,9 @@ impl Position {
     /// `initial-ranks`, it stands on one of those ranks.
     #[inline(always)]
     fn has_initial(&self, from: u16) -> bool {
+        if !self.game().tables.initial_by_rank {
+            return self.virgin[from as usize];
+        }
         match self.rank_band(from) {
             None => self.virgin[from as usize],
             Some((first, last)) => (first..=last).contains(&self.own_rank(from)),
@@ -120,8 +131,10 @@ impl Position {
     /// band's last rank (Fairy-Stockfish's horde: not from the first rank).
     #[inline(always)]
     fn sets_ep_from(&self, from: u16) -> bool {
-        self.rank_band(from)
-            .is_none_or(|(_, last)| self.own_rank(from) == last)
+        !self.game().tables.initial_by_rank
+            || self
+                .rank_band(from)
+                .is_none_or(|(_, last)| self.own_rank(from) == last)
     }
 
     /// Pseudo-legal captures and promotions of the side to move (quiescence search).

@@ -126,6 +126,8 @@ pub struct Tables {
     pub bared_wins: bool,
     /// A side that can capture must (`must-capture yes`).
     pub must_capture: bool,
+    /// Some kind has `initial-ranks` (else initial moves go by virginity alone).
+    pub initial_by_rank: bool,
     /// Per kind: whether it wins by reaching a goal cell.
     pub goal_kind: Vec<bool>,
     /// Per cell: a goal square.
@@ -368,6 +370,7 @@ impl Tables {
                 .is_some_and(|e| e.extinct == crate::variant::Outcome::Win),
             bared_wins,
             must_capture: end.must_capture,
+            initial_by_rank: end.initial_ranks.is_some(),
             goal_kind,
             goal_cells,
             goal_reply: end.goal.as_ref().is_some_and(|g| g.reply),
