@@ -244,6 +244,9 @@ fn pocketknight_matches_fairy_stockfish() {
 #[test]
 fn bughouse_matches_fairy_stockfish() {
     run_suite("bughouse", include_str!("perft/bughouse.epd"));
+}
+
+#[test]
 fn antichess_matches_fairy_stockfish() {
     run_suite("antichess", include_str!("perft/antichess.epd"));
 }

@@ -78,6 +78,7 @@ fn usage(key: &str) -> &'static str {
         "promoted-captures" => "`promoted-captures demote|keep`",
         "drop-ranks" => {
             "`drop-ranks LETTERS FIRST-LAST`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
+        }
         "checkmate" => "`checkmate checkmated-loses|checkmated-wins`",
         "must-capture" => "`must-capture yes|no`",
         "extinction-result" => "`extinction-result extinct-loses|extinct-wins`",
@@ -401,6 +402,7 @@ impl FileParser {
                     },
                     range: r.span.clone(),
                 });
+            }
             "checkmate" => {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [
