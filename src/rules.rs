@@ -98,16 +98,37 @@ impl Position {
                 reason: "royal piece captured",
             });
         }
+        // The side to move first, as Fairy-Stockfish does: a bared side wins, and with both bare
+        // (only from a set-up position) the side to move.
+        if t.bared_wins {
+            for side in [stm, mover] {
+                if self.is_bare(side) {
+                    return Some(GameEnd {
+                        winner: side_wins(side),
+                        reason: "bare king",
+                    });
+                }
+            }
+        }
         // The side that just moved first, as Fairy-Stockfish does: promoting one's last pawn in
         // extinction chess loses.
         for side in [mover, stm] {
-            if t.extinct_kinds
-                .iter()
-                .any(|&k| self.count(side, k) <= t.extinct_at_most)
-            {
+            let extinct = if t.extinct_all {
+                self.pieces(side).len() <= t.extinct_at_most as usize
+            } else {
+                t.extinct_kinds
+                    .iter()
+                    .any(|&k| self.count(side, k) <= t.extinct_at_most)
+            };
+            if extinct {
+                let (winner, reason) = if t.extinct_wins {
+                    (side, "all pieces lost")
+                } else {
+                    (!side, "extinction")
+                };
                 return Some(GameEnd {
-                    winner: side_wins(!side),
-                    reason: "extinction",
+                    winner: side_wins(winner),
+                    reason,
                 });
             }
         }
@@ -158,17 +179,28 @@ impl Position {
         if let Some(e) = self.rule_end() {
             return Some(e);
         }
+        let result = |o: Outcome| match o {
+            Outcome::Loss => side_wins(!stm),
+            Outcome::Win => side_wins(stm),
+            Outcome::Draw => Winner::Draw,
+        };
         if legal == 0 {
             if self.in_check() {
                 return Some(GameEnd {
-                    winner: side_wins(!stm),
+                    winner: result(end.checkmated),
                     reason: "checkmate",
                 });
             }
-            let winner = match end.stalemated {
-                Outcome::Loss => side_wins(!stm),
-                Outcome::Win => side_wins(stm),
-                Outcome::Draw => Winner::Draw,
+            let winner = if end.stalemate_by_count {
+                // Suicide: the side with fewer pieces wins.
+                let (own, other) = (self.pieces(stm).len(), self.pieces(!stm).len());
+                result(match own.cmp(&other) {
+                    std::cmp::Ordering::Less => Outcome::Win,
+                    std::cmp::Ordering::Equal => Outcome::Draw,
+                    std::cmp::Ordering::Greater => Outcome::Loss,
+                })
+            } else {
+                result(end.stalemated)
             };
             return Some(GameEnd {
                 winner,
@@ -177,7 +209,8 @@ impl Position {
         }
         let (stm_bare, mover_bare) = (self.is_bare(stm), self.is_bare(!stm));
         match end.bare_king {
-            BareKing::Off => {}
+            // Decided by `rule_end`.
+            BareKing::Off | BareKing::BaredWins => {}
             BareKing::Immediate if stm_bare && mover_bare => {
                 return Some(GameEnd {
                     winner: Winner::Draw,

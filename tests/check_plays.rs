@@ -102,8 +102,8 @@ fn variant_file() -> impl Strategy<Value = String> {
         0.0f64..1.0,
         any::<u64>(),
         prop::option::of(1u8..4),
-        0usize..3,
-        0usize..3,
+        0usize..4,
+        0usize..4,
         rules(),
         hands(),
     )
@@ -212,15 +212,47 @@ fn variant_file() -> impl Strategy<Value = String> {
                     let to: String = to.iter().map(|&b| b as char).collect();
                     text += &format!("promotion A zone {z} choice {to}\n");
                 }
-                text += ["", "stalemate stalemated-loses\n", "stalemate draw\n"][stalemate];
-                text += ["", "bare-king immediate\n", "bare-king bare-back\n"][bare];
+                text += [
+                    "",
+                    "stalemate stalemated-loses\n",
+                    "stalemate draw\n",
+                    "stalemate fewer-pieces-wins\n",
+                ][stalemate];
+                text += [
+                    "",
+                    "bare-king immediate\n",
+                    "bare-king bare-back\n",
+                    "bare-king bared-wins\n",
+                ][bare];
                 text += ["", "royal-loss any\n", "royal-loss last\n"][rules.royal_loss];
                 if let Some((n, at_most)) = rules.extinction {
                     let l: String = [b'K', LETTERS[n % kinds]]
                         .iter()
                         .map(|&b| b as char)
                         .collect();
+                    let l = if rules.anti.extinct_all {
+                        "all".into()
+                    } else {
+                        l
+                    };
                     text += &format!("extinction {l} at-most {at_most}\n");
+                    if rules.anti.extinct_wins {
+                        text += "extinction-result extinct-wins\n";
+                    }
+                }
+                if rules.anti.must_capture {
+                    text += "must-capture yes\n";
+                }
+                if rules.anti.checkmated_wins {
+                    text += "checkmate checkmated-wins\n";
+                }
+                if let Some((n, first, len)) = rules.anti.initial_ranks {
+                    let first = first % ranks + 1;
+                    let last = (first + len).min(ranks);
+                    text += &format!(
+                        "initial-ranks {} {first}-{last}\n",
+                        LETTERS[n % kinds] as char
+                    );
                 }
                 if let Some((f, r, reply)) = rules.goal {
                     let sq =
@@ -282,6 +314,37 @@ struct Rules {
     goal: Option<(u8, u8, bool)>,
     checks: Option<u8>,
     giving_check: bool,
+    anti: Anti,
+}
+
+/// The anti-chess family's keys and rank-based initial moves, drawn at random.
+#[derive(Debug, Clone)]
+struct Anti {
+    must_capture: bool,
+    checkmated_wins: bool,
+    extinct_all: bool,
+    extinct_wins: bool,
+    /// (kind index, first rank from 0, band length)
+    initial_ranks: Option<(usize, u8, u8)>,
+}
+
+fn anti() -> impl Strategy<Value = Anti> {
+    (
+        prop::bool::weighted(0.3),
+        prop::bool::weighted(0.2),
+        prop::bool::weighted(0.4),
+        prop::bool::weighted(0.4),
+        prop::option::weighted(0.3, (0usize..8, 0u8..16, 0u8..3)),
+    )
+        .prop_map(
+            |(must_capture, checkmated_wins, extinct_all, extinct_wins, initial_ranks)| Anti {
+                must_capture,
+                checkmated_wins,
+                extinct_all,
+                extinct_wins,
+                initial_ranks,
+            },
+        )
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
@@ -292,15 +355,17 @@ fn rules() -> impl Strategy<Value = Rules> {
         prop::option::weighted(0.3, (0u8..16, 0u8..16, any::<bool>())),
         prop::option::weighted(0.3, 1u8..4),
         prop::bool::weighted(0.8),
+        anti(),
     )
         .prop_map(
-            |(second_royal, royal_loss, extinction, goal, checks, giving_check)| Rules {
+            |(second_royal, royal_loss, extinction, goal, checks, giving_check, anti)| Rules {
                 second_royal,
                 royal_loss,
                 extinction,
                 goal,
                 checks,
                 giving_check,
+                anti,
             },
         )
 }

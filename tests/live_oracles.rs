@@ -51,6 +51,11 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "xiangqi",
     "minixiangqi",
     "manchu",
+    "antichess",
+    "giveaway",
+    "suicide",
+    "losers",
+    "horde",
 ];
 
 fn seed(default: u64) -> u64 {

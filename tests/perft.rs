@@ -261,6 +261,31 @@ fn manchu_matches_fairy_stockfish() {
     run_suite("manchu", include_str!("perft/manchu.epd"));
 }
 
+#[test]
+fn antichess_matches_fairy_stockfish() {
+    run_suite("antichess", include_str!("perft/antichess.epd"));
+}
+
+#[test]
+fn giveaway_matches_fairy_stockfish() {
+    run_suite("giveaway", include_str!("perft/giveaway.epd"));
+}
+
+#[test]
+fn suicide_matches_fairy_stockfish() {
+    run_suite("suicide", include_str!("perft/suicide.epd"));
+}
+
+#[test]
+fn losers_matches_fairy_stockfish() {
+    run_suite("losers", include_str!("perft/losers.epd"));
+}
+
+#[test]
+fn horde_matches_fairy_stockfish() {
+    run_suite("horde", include_str!("perft/horde.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

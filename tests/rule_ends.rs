@@ -276,3 +276,178 @@ fn rule_keys_are_checked_with_positions() {
     let errors = acedrex::variant::parse_variant("t.txt", &counted).unwrap_err();
     assert!(errors[0].to_string().contains("t.txt:6:15"), "{errors:?}");
 }
+
+#[test]
+fn antichess_losing_every_piece_or_being_stalemated_wins() {
+    // Fairy-Stockfish: Black has no piece left; it has no move, and it has won.
+    let bare = "8/8/8/8/8/8/8/P7 b - - 0 1";
+    assert_eq!(
+        end("antichess", bare),
+        Some((Winner::Black, "all pieces lost"))
+    );
+    // Fairy-Stockfish: the pawns block each other, White to move is stalemated, and wins.
+    let blocked = "8/8/8/8/8/8/p7/P7 w - - 0 1";
+    assert_eq!(
+        end("antichess", blocked),
+        Some((Winner::White, "stalemate"))
+    );
+    // Fairy-Stockfish: mate -1 by a1a8, the one legal move: the capture is forced and leaves Black
+    // without pieces.
+    let g = game("antichess");
+    let fen = "k7/8/8/8/8/8/8/R7 w - - 0 1";
+    assert_eq!(search(&g, fen), (Score::Mate(-1), "a1a8".to_string()));
+    let mut pos = Position::from_fen(&g, fen).unwrap();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert_eq!(moves, ["a1a8"]);
+    // The same army in giveaway: the king may be taken; nothing is ever in check.
+    let pos = Position::from_fen(&game("giveaway"), "4k3/8/8/8/8/8/8/4R2K b - - 0 1").unwrap();
+    assert!(!pos.in_check());
+}
+
+#[test]
+fn suicide_stalemate_goes_to_the_side_with_fewer_pieces() {
+    // Fairy-Stockfish: White is stalemated with one piece against two, and wins.
+    assert_eq!(
+        end("suicide", "8/8/8/8/8/p6p/P7/8 w - - 0 1"),
+        Some((Winner::White, "stalemate"))
+    );
+    // Fairy-Stockfish: equal numbers, stalemated: a draw (no moves either).
+    assert_eq!(
+        end("suicide", "8/8/8/8/8/p7/P7/8 w - - 0 1"),
+        Some((Winner::Draw, "stalemate"))
+    );
+    // Antichess gives the same stalemate to the stalemated side whatever the count.
+    assert_eq!(
+        end("antichess", "8/8/8/8/8/p6p/P7/8 w - - 0 1"),
+        Some((Winner::White, "stalemate"))
+    );
+    // Fairy-Stockfish: mate -1 by h3h2, the one move: it stalemates White, who has fewer pieces.
+    let g = game("suicide");
+    assert_eq!(
+        search(&g, "8/8/8/8/8/p6p/P7/8 b - - 0 1"),
+        (Score::Mate(-1), "h3h2".to_string())
+    );
+}
+
+#[test]
+fn losers_mated_stalemated_or_bared_wins() {
+    // Fairy-Stockfish: Black is checkmated (Kf6 guards the queen), and wins.
+    assert_eq!(
+        end("losers", "7k/p5Q1/P4K2/8/8/8/8/8 b - - 0 1"),
+        Some((Winner::Black, "checkmate"))
+    );
+    // Fairy-Stockfish: Black is stalemated, and wins.
+    assert_eq!(
+        end("losers", "7k/p7/P4KQ1/8/8/8/8/8 b - - 0 1"),
+        Some((Winner::Black, "stalemate"))
+    );
+    // Fairy-Stockfish: Black has only its king left; the game is over whoever is to move.
+    for side in ["w", "b"] {
+        let fen = format!("4k3/8/8/8/8/8/8/4K2R {side} K - 0 1");
+        assert_eq!(end("losers", &fen), Some((Winner::Black, "bare king")));
+    }
+    // Fairy-Stockfish: mate -1 by h1h8, forced, which bares Black.
+    let g = game("losers");
+    assert_eq!(
+        search(&g, "4k2n/8/8/8/8/8/8/4K2R w - - 0 1"),
+        (Score::Mate(-1), "h1h8".to_string())
+    );
+    // Fairy-Stockfish: in check from d2, the only legal capture is the king's; the rook's h1h8
+    // would not exist anyway, and Kxd2 is forced over the king's quiet steps.
+    let mut pos = Position::from_fen(&g, "4k3/8/8/8/8/8/3r4/4K2R w K - 0 1").unwrap();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert_eq!(moves, ["e1d2"]);
+}
+
+#[test]
+fn horde_loses_with_its_last_pawn() {
+    // Fairy-Stockfish: White has no piece left: no moves, Black has won.
+    assert_eq!(
+        end("horde", "4k3/8/8/8/8/8/8/8 w - - 0 1"),
+        Some((Winner::Black, "extinction"))
+    );
+    // Fairy-Stockfish: mate 1 by d2e1, taking the last pawn.
+    let g = game("horde");
+    assert_eq!(
+        search(&g, "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1"),
+        (Score::Mate(1), "d2e1".to_string())
+    );
+    // Fairy-Stockfish: Black's king is royal as ever: mated by pawns, Black loses.
+    assert_eq!(
+        end("horde", "7k/5PP1/6PP/8/8/8/8/8 b - - 0 1"),
+        Some((Winner::White, "checkmate"))
+    );
+}
+
+#[test]
+fn anti_chess_keys_are_checked_with_positions() {
+    let base = "variant t\nboard 8x8\npiece K king K\npiece P pawn fmWifmnD\nstart k7/8/8/8/8/8/8/7K w - - 0 1\n";
+    let cases = [
+        (
+            "must-capture maybe\n",
+            "t.txt:6:14",
+            "unknown must-capture rule",
+        ),
+        (
+            "checkmate checkmated-draws\n",
+            "t.txt:6:11",
+            "unknown checkmate rule",
+        ),
+        (
+            "extinction all\nextinction-result extinct-draws\n",
+            "t.txt:7:19",
+            "unknown extinction result",
+        ),
+        (
+            "extinction-result extinct-wins\n",
+            "t.txt:6:19",
+            "`extinction-result` without an `extinction` rule",
+        ),
+        (
+            "extinction all\ninitial-ranks P 0-2\n",
+            "t.txt:7:17",
+            "rank 0 is not on the board",
+        ),
+        (
+            "extinction all\ninitial-ranks P 3-2\n",
+            "t.txt:7:19",
+            "runs backwards",
+        ),
+        (
+            "extinction all\ninitial-ranks X 1\n",
+            "t.txt:7:15",
+            "`X` in the initial-ranks rule",
+        ),
+        (
+            "extinction all\ninitial-ranks P x-2\n",
+            "t.txt:7:17",
+            "`x-2` is not a band of ranks",
+        ),
+        (
+            "extinction all\nstalemate fewer\n",
+            "t.txt:7:11",
+            "unknown stalemate rule",
+        ),
+    ];
+    for (line, at, message) in cases {
+        let text = format!("{base}{line}");
+        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
+        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
+        assert!(
+            shown.iter().any(|e| e.contains(at) && e.contains(message)),
+            "{line}: {shown:#?}"
+        );
+    }
+    // `extinction all` is what lets a file go without a royal piece here.
+    let ok = format!("{base}extinction all\nextinction-result extinct-wins\nmust-capture yes\n");
+    let v = acedrex::variant::parse_variant("t.txt", &ok).expect("valid");
+    assert!(v.end.must_capture && v.end.extinction.is_some_and(|e| e.all));
+}

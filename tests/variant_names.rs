@@ -62,6 +62,11 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("xiangqi", &["xiangqi"]),
     ("minixiangqi", &["minixiangqi"]),
     ("manchu", &["manchu"]),
+    ("antichess", &["antichess"]),
+    ("giveaway", &["giveaway"]),
+    ("suicide", &["suicide"]),
+    ("losers", &["losers"]),
+    ("horde", &["horde"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

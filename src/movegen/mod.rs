@@ -29,6 +29,7 @@ impl Position {
         if self.decided() {
             return;
         }
+        let start = out.len();
         for i in 0..self.pcount[self.side.index()] as usize {
             let from = self.plist[self.side.index()][i];
             self.piece_moves(from, out);
@@ -36,6 +37,7 @@ impl Position {
         if self.game().tables.hand.on {
             self.drops(out);
         }
+        self.keep_forced_captures(out, start);
     }
 
     /// Drops of the side to move: each kind in hand on each empty square of its drop ranks.
@@ -62,15 +64,91 @@ impl Position {
         }
     }
 
+    /// `must-capture`: when some capture in `out[start..]` is legal, only captures stay.
+    #[inline(always)]
+    fn keep_forced_captures(&self, out: &mut Vec<Move>, start: usize) {
+        if self.game().tables.must_capture {
+            self.forced_captures(out, start);
+        }
+    }
+
+    #[cold]
+    fn forced_captures(&self, out: &mut Vec<Move>, start: usize) {
+        let t = &self.game().tables;
+        if !out[start..].iter().any(|m| m.is_capture()) {
+            return;
+        }
+        // Without royal pieces every move is legal; else a capture counts only if it is legal,
+        // which takes a scratch copy to play it on.
+        let forced = t.royal_kinds.is_empty() || {
+            let mut scratch = self.clone();
+            out[start..]
+                .iter()
+                .any(|&m| m.is_capture() && scratch.is_legal(m))
+        };
+        if forced {
+            let mut keep = start;
+            for i in start..out.len() {
+                if out[i].is_capture() {
+                    out[keep] = out[i];
+                    keep += 1;
+                }
+            }
+            out.truncate(keep);
+        }
+    }
+
+    /// Whether the piece on `from` has its initial (`i`) moves: it never moved or, for kinds with
+    /// `initial-ranks`, it stands on one of those ranks.
+    #[inline(always)]
+    fn has_initial(&self, from: u16) -> bool {
+        if !self.game().tables.initial_by_rank {
+            return self.virgin[from as usize];
+        }
+        match self.rank_band(from) {
+            None => self.virgin[from as usize],
+            Some((first, last)) => (first..=last).contains(&self.own_rank(from)),
+        }
+    }
+
+    #[inline(always)]
+    fn rank_band(&self, from: u16) -> Option<(u8, u8)> {
+        let t = &self.game().tables;
+        t.pieces[self.board[from as usize].kind().index()].initial_ranks
+    }
+
+    /// The rank of `cell` counted from the own edge of the piece standing there.
+    #[inline(always)]
+    fn own_rank(&self, cell: u16) -> u8 {
+        let r = crate::geometry::rank_of(cell);
+        if self.board[cell as usize].is(Side::White) {
+            r
+        } else {
+            self.game().tables.ranks - 1 - r
+        }
+    }
+
+    /// Whether a double step from `from` leaves an e.p. square: with `initial-ranks`, only from the
+    /// band's last rank (Fairy-Stockfish's horde: not from the first rank).
+    #[inline(always)]
+    fn sets_ep_from(&self, from: u16) -> bool {
+        !self.game().tables.initial_by_rank
+            || self
+                .rank_band(from)
+                .is_none_or(|(_, last)| self.own_rank(from) == last)
+    }
+
     /// Pseudo-legal captures and promotions of the side to move (quiescence search).
     pub fn tactical_moves(&self, out: &mut Vec<Move>) {
         if self.decided() {
             return;
         }
+        let start = out.len();
         for i in 0..self.pcount[self.side.index()] as usize {
             let from = self.plist[self.side.index()][i];
             self.generate::<false>(from, out);
         }
+        self.keep_forced_captures(out, start);
     }
 
     /// Pseudo-legal moves of the piece on `from` (of the side to move).
@@ -144,7 +222,8 @@ impl Position {
                 });
             }
         }
-        if !prog.complex.is_empty() || (!prog.initial.is_empty() && self.virgin[from as usize]) {
+        let initial = !prog.initial.is_empty() && self.has_initial(from);
+        if !prog.complex.is_empty() || initial {
             let promotions = promotes.then(|| &game.tables.promotions[side.index()][..]);
             let mut walker = Walker {
                 pos: self,
@@ -156,11 +235,12 @@ impl Position {
                 promotions,
                 initial: false,
                 quiet: QUIET,
+                sets_ep: self.sets_ep_from(from),
             };
             for &root in &prog.complex {
                 walker.leg(root, from);
             }
-            if self.virgin[from as usize] {
+            if initial {
                 walker.initial = true;
                 for &root in &prog.initial {
                     walker.leg(root, from);
@@ -282,7 +362,7 @@ impl Position {
         flat.instances[first..first + (entry & 0xFF) as usize]
             .iter()
             .any(|inst| {
-                if inst.initial && !self.virgin[a as usize] {
+                if inst.initial && !self.has_initial(a) {
                     return false;
                 }
                 let offs = &flat.offsets[inst.first as usize
@@ -438,7 +518,7 @@ impl Position {
             }
             let (first, n) = table.index[(king as i16 - a as i16 + DIFF_BASE) as usize];
             for inst in &table.instances[first as usize..first as usize + n as usize] {
-                if inst.initial && !self.virgin[a as usize] {
+                if inst.initial && !self.has_initial(a) {
                     continue;
                 }
                 // One move vacates at most one square and fills at most one: an attack missing more
@@ -547,6 +627,8 @@ struct Walker<'a> {
     initial: bool,
     /// Emit quiet moves too (else only captures and promotions).
     quiet: bool,
+    /// Double steps from here leave an e.p. square.
+    sets_ep: bool,
 }
 
 impl Walker<'_> {
@@ -628,7 +710,7 @@ impl Walker<'_> {
                 }
                 if leg.stop != 0 {
                     if may_stop(c, leg.stop, self.own, self.enemy) {
-                        let (kind, extra) = if leg.sets_ep && c.is_empty() {
+                        let (kind, extra) = if leg.sets_ep && self.sets_ep && c.is_empty() {
                             (
                                 MoveKind::SetsEp,
                                 (start as i16 + leg.lame.first().copied().unwrap_or(0)) as u16,

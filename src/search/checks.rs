@@ -63,6 +63,11 @@ impl CheckFilter {
     /// (discovered checks, screens). False means it certainly does not give check.
     #[inline]
     pub fn may_check(&self, pos: &Position, m: Move, target: u16, mover: Side) -> bool {
+        if target == 0 {
+            // No tracked royal square (several royals, horde's Black king): only a variant
+            // without royal pieces rules check out.
+            return pos.game().tables.has_royal;
+        }
         self.may_check_as(pos, m, target, mover, pos.at(m.to).kind())
     }
 
@@ -72,7 +77,10 @@ impl CheckFilter {
         let mover = pos.side_to_move();
         let target = pos.royal_square(!mover);
         let ty = m.promotion().unwrap_or(pos.mover(m).kind());
-        target != 0 && self.may_check_as(pos, m, target, mover, ty)
+        if target == 0 {
+            return pos.game().tables.has_royal;
+        }
+        self.may_check_as(pos, m, target, mover, ty)
     }
 
     #[inline]

@@ -127,7 +127,8 @@ pub fn score_of(v: i32) -> Score {
     if v >= MATE_BOUND {
         Score::Mate((MATE - v + 1) / 2)
     } else if v <= -MATE_BOUND {
-        Score::Mate(-(MATE + v) / 2)
+        // Rounded like the wins: a loss on the side's own move (anti-chess) is `mate -1`, not 0.
+        Score::Mate(-(MATE + v + 1) / 2)
     } else {
         Score::Cp(v)
     }
@@ -325,7 +326,7 @@ impl<'a> Worker<'a> {
     fn gives_check(&self, m: Move) -> bool {
         let mover = !self.pos.side_to_move();
         let target = self.pos.royal_square(!mover);
-        target != 0 && self.sh.checks.may_check(&self.pos, m, target, mover) && self.pos.in_check()
+        self.sh.checks.may_check(&self.pos, m, target, mover) && self.pos.in_check()
     }
 
     fn hist_index(&self, m: Move) -> usize {

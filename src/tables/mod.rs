@@ -27,6 +27,9 @@ pub struct PieceTables {
     pub king: bool,
     /// Regions that confine the piece or change its moves; then `attacks` is the union of its forms.
     pub region: Option<Box<regions::RegionTables>>,
+    /// `initial-ranks`: its `i` moves are had on these ranks (from 0, the side's own edge) instead
+    /// of by virginity; a double step sets e.p. only from the last of them.
+    pub initial_ranks: Option<(u8, u8)>,
 }
 
 /// All attack instances of a variant in flat arrays, for the check test's inner loop: one `u32` per
@@ -135,6 +138,16 @@ pub struct Tables {
     pub rule_ends: bool,
     pub extinct_kinds: Vec<Kind>,
     pub extinct_at_most: u16,
+    /// Extinction counts the whole army (`extinction all`).
+    pub extinct_all: bool,
+    /// The extinct side wins (the anti-chess family) instead of losing.
+    pub extinct_wins: bool,
+    /// A bared side wins at once (`bare-king bared-wins`).
+    pub bared_wins: bool,
+    /// A side that can capture must (`must-capture yes`).
+    pub must_capture: bool,
+    /// Some kind has `initial-ranks` (else initial moves go by virginity alone).
+    pub initial_by_rank: bool,
     /// Per kind: whether it wins by reaching a goal cell.
     pub goal_kind: Vec<bool>,
     /// Per cell: a goal square.
@@ -246,6 +259,12 @@ impl Tables {
                 rights,
                 king: false,
                 region: region.map(Box::new),
+                initial_ranks: v
+                    .end
+                    .initial_ranks
+                    .as_ref()
+                    .filter(|i| i.kinds.contains(&p.letter))
+                    .map(|i| (i.first, i.last)),
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
@@ -341,7 +360,9 @@ impl Tables {
         let regions = pieces.iter().any(|p| p.region.is_some());
         let facing_royals = v.regions.facing_royals_forbidden;
         let full_legality = (has_royal && !classic) || !end.giving_check;
+        let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let rule_ends = (has_royal && !classic)
+            || bared_wins
             || end.extinction.is_some()
             || end.goal.is_some()
             || end.checks_to_win.is_some();
@@ -372,6 +393,14 @@ impl Tables {
             rule_ends,
             extinct_kinds,
             extinct_at_most,
+            extinct_all: end.extinction.as_ref().is_some_and(|e| e.all),
+            extinct_wins: end
+                .extinction
+                .as_ref()
+                .is_some_and(|e| e.extinct == crate::variant::Outcome::Win),
+            bared_wins,
+            must_capture: end.must_capture,
+            initial_by_rank: end.initial_ranks.is_some(),
             goal_kind,
             goal_cells,
             goal_reply: end.goal.as_ref().is_some_and(|g| g.reply),

@@ -250,6 +250,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
             .royal_initial_moves_safe
             .or(parent.royal_initial_moves_safe),
         stalemate: child.stalemate.or(parent.stalemate),
+        checkmate: child.checkmate.or(parent.checkmate),
         bare_king: child.bare_king.or(parent.bare_king),
         repetition: child.repetition.or(parent.repetition),
         move_count: child.move_count.or(parent.move_count),
@@ -262,6 +263,9 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         captures_to_hand: child.captures_to_hand.or(parent.captures_to_hand),
         demote: child.demote.or(parent.demote),
         drop_ranks: child.drop_ranks.or(parent.drop_ranks),
+        must_capture: child.must_capture.or(parent.must_capture),
+        extinction_result: child.extinction_result.or(parent.extinction_result),
+        initial_ranks: child.initial_ranks.or(parent.initial_ranks),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

@@ -51,6 +51,16 @@ pub struct HandRules {
     pub drop_ranks: Option<(Vec<char>, u8, u8)>,
 }
 
+/// `initial-ranks`: the `i` moves of these kinds are theirs on a band of ranks, counted from the
+/// side's own edge, whatever the piece did before (Fairy-Stockfish's rank-based double step).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitialRanks {
+    pub kinds: Vec<char>,
+    /// First and last rank of the band, from 0 (the side's first rank).
+    pub first: u8,
+    pub last: u8,
+}
+
 /// One piece type.
 #[derive(Debug, Clone)]
 pub struct PieceDef {
@@ -147,6 +157,9 @@ pub enum BareKing {
     Off,
     /// A side left with only royal pieces loses at once.
     Immediate,
+    /// A side left with only royal pieces (or none) wins at once; both bare: the side to move
+    /// (losers).
+    BaredWins,
     /// As `Immediate`, but if the bared side bares the opponent with its very next move, a draw.
     BareBack,
 }
@@ -155,6 +168,10 @@ pub enum BareKing {
 pub struct EndRules {
     /// The result for the side that is stalemated (no legal move, not in check).
     pub stalemated: Outcome,
+    /// Stalemate is decided by the piece count instead: fewer pieces wins, equal draws (suicide).
+    pub stalemate_by_count: bool,
+    /// The result for the side that is checkmated (losers: a win).
+    pub checkmated: Outcome,
     pub bare_king: BareKing,
     /// Draw at this many occurrences of a position (None: off).
     pub repetition: Option<u8>,
@@ -170,6 +187,12 @@ pub struct EndRules {
     pub checks_to_win: Option<u8>,
     /// Whether a move may give check (racing kings: no).
     pub giving_check: bool,
+    /// A side that can capture must capture (the anti-chess family, losers). Kept with the end
+    /// rules since it comes with them: it is what makes losing everything a goal.
+    pub must_capture: bool,
+    /// Kinds whose initial (`i`) moves depend on the rank they stand on, not on having moved
+    /// (horde's pawns on the first rank).
+    pub initial_ranks: Option<InitialRanks>,
 }
 
 impl Default for EndRules {
@@ -177,6 +200,8 @@ impl Default for EndRules {
     fn default() -> EndRules {
         EndRules {
             stalemated: Outcome::Draw,
+            stalemate_by_count: false,
+            checkmated: Outcome::Loss,
             bare_king: BareKing::Off,
             repetition: Some(3),
             move_count: Some(100),
@@ -185,6 +210,8 @@ impl Default for EndRules {
             goal: None,
             checks_to_win: None,
             giving_check: true,
+            must_capture: false,
+            initial_ranks: None,
         }
     }
 }
@@ -202,6 +229,10 @@ pub struct Extinction {
     /// Piece letters; a side loses when it has `at_most` or fewer of any one of them.
     pub kinds: Vec<char>,
     pub at_most: u16,
+    /// `all`: the count is of the side's whole army, whatever the kinds (then `kinds` is empty).
+    pub all: bool,
+    /// The result for the extinct side: `Loss`, or `Win` in the anti-chess family.
+    pub extinct: Outcome,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

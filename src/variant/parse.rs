@@ -43,6 +43,10 @@ pub const KEYS: &[&str] = &[
     "captures",
     "promoted-captures",
     "drop-ranks",
+    "checkmate",
+    "must-capture",
+    "extinction-result",
+    "initial-ranks",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -66,13 +70,13 @@ fn usage(key: &str) -> &'static str {
         }
         "castling" => "`castling through-check yes|no`",
         "royal-initial-moves" => "`royal-initial-moves free|safe`",
-        "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins`",
-        "bare-king" => "`bare-king off|immediate|bare-back`",
+        "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins|fewer-pieces-wins`",
+        "bare-king" => "`bare-king off|immediate|bare-back|bared-wins`",
         "repetition" => "`repetition N|off`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
         "royal-loss" => "`royal-loss any|last`",
-        "extinction" => "`extinction LETTERS [at-most N]`",
+        "extinction" => "`extinction LETTERS|all [at-most N]`",
         "goal" => "`goal LETTERS SQUARES... [reply]`, squares as `d4` or rectangles `a8-h8`",
         "checks-to-win" => "`checks-to-win N|off`",
         "giving-check" => "`giving-check allowed|forbidden`",
@@ -80,6 +84,12 @@ fn usage(key: &str) -> &'static str {
         "promoted-captures" => "`promoted-captures demote|keep`",
         "drop-ranks" => {
             "`drop-ranks LETTERS FIRST-LAST`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
+        }
+        "checkmate" => "`checkmate checkmated-loses|checkmated-wins`",
+        "must-capture" => "`must-capture yes|no`",
+        "extinction-result" => "`extinction-result extinct-loses|extinct-wins`",
+        "initial-ranks" => {
+            "`initial-ranks LETTERS FIRST[-LAST]`, ranks counted from the side's own edge, e.g. `initial-ranks P 1-2`"
         }
         _ => "a known key",
     }
@@ -291,9 +301,10 @@ impl FileParser {
             "stalemate" => {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [
-                    ("stalemated-loses", Outcome::Loss),
-                    ("draw", Outcome::Draw),
-                    ("stalemated-wins", Outcome::Win),
+                    ("stalemated-loses", (Outcome::Loss, false)),
+                    ("draw", (Outcome::Draw, false)),
+                    ("stalemated-wins", (Outcome::Win, false)),
+                    ("fewer-pieces-wins", (Outcome::Draw, true)),
                 ];
                 s.stalemate = Some(keyword(&args[0], "stalemate rule", &options)?);
             }
@@ -303,6 +314,7 @@ impl FileParser {
                     ("off", BareKing::Off),
                     ("immediate", BareKing::Immediate),
                     ("bare-back", BareKing::BareBack),
+                    ("bared-wins", BareKing::BaredWins),
                 ];
                 s.bare_king = Some(keyword(&args[0], "bare-king rule", &options)?);
             }
@@ -415,6 +427,31 @@ impl FileParser {
                     },
                     range: r.span.clone(),
                 });
+            }
+            "checkmate" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [
+                    ("checkmated-loses", Outcome::Loss),
+                    ("checkmated-wins", Outcome::Win),
+                ];
+                s.checkmate = Some(keyword(&args[0], "checkmate rule", &options)?);
+            }
+            "must-capture" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("yes", true), ("no", false)];
+                s.must_capture = Some(keyword(&args[0], "must-capture rule", &options)?);
+            }
+            "extinction-result" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [
+                    ("extinct-loses", Outcome::Loss),
+                    ("extinct-wins", Outcome::Win),
+                ];
+                s.extinction_result = Some(keyword(&args[0], "extinction result", &options)?);
+            }
+            "initial-ranks" => {
+                count(key, key_tok, args, 2, 2)?;
+                s.initial_ranks = Some(rank_band(&args[0], &args[1])?);
             }
             _ => unreachable!("every key in KEYS has a handler"),
         }
@@ -662,6 +699,34 @@ fn number_or_off(tok: &Tok, key: &str) -> Res<Spanned<Option<u32>>> {
             usage(key)
         ))),
     }
+}
+
+/// `FIRST[-LAST]` after the letters of `initial-ranks`.
+fn rank_band(letters: &Tok, band: &Tok) -> Res<InitialRanksSpec> {
+    let text = band.text;
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let num = |d: &str| -> Option<u32> {
+        let res: IResult<&str, u32> = all_consuming(digits).parse(d);
+        res.ok().map(|(_, v)| v)
+    };
+    let (Some(first), Some(last)) = (num(a), num(b)) else {
+        return Err(band.span.error(format!(
+            "`{text}` is not a band of ranks: expected {}",
+            usage("initial-ranks")
+        )));
+    };
+    let b_at = text.len() - b.len();
+    Ok(InitialRanksSpec {
+        letters: letters.spanned(),
+        first: Spanned {
+            value: first,
+            span: band.span.sub(0, a.len()),
+        },
+        last: Spanned {
+            value: last,
+            span: band.span.sub(b_at, b.len()),
+        },
+    })
 }
 
 fn promotion(key_tok: &Tok, args: &[Tok]) -> Res<PromotionSpec> {

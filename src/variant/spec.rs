@@ -27,7 +27,9 @@ pub struct VariantSpec {
     pub promotion: Option<PromotionSpec>,
     pub castling_through_check: Option<Spanned<bool>>,
     pub royal_initial_moves_safe: Option<Spanned<bool>>,
-    pub stalemate: Option<Spanned<Outcome>>,
+    /// The outcome, and whether the piece count decides instead (`fewer-pieces-wins`).
+    pub stalemate: Option<Spanned<(Outcome, bool)>>,
+    pub checkmate: Option<Spanned<Outcome>>,
     pub bare_king: Option<Spanned<BareKing>>,
     /// `Some(None)` is `off`.
     pub repetition: Option<Spanned<Option<u32>>>,
@@ -43,6 +45,9 @@ pub struct VariantSpec {
     /// `promoted-captures demote|keep`.
     pub demote: Option<Spanned<bool>>,
     pub drop_ranks: Option<DropRanksSpec>,
+    pub must_capture: Option<Spanned<bool>>,
+    pub extinction_result: Option<Spanned<Outcome>>,
+    pub initial_ranks: Option<InitialRanksSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -69,6 +74,7 @@ impl VariantSpec {
             castling_through_check: None,
             royal_initial_moves_safe: None,
             stalemate: None,
+            checkmate: None,
             bare_king: None,
             repetition: None,
             move_count: None,
@@ -81,6 +87,9 @@ impl VariantSpec {
             captures_to_hand: None,
             demote: None,
             drop_ranks: None,
+            must_capture: None,
+            extinction_result: None,
+            initial_ranks: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -197,4 +206,12 @@ pub struct GoalSpec {
     /// Squares and rectangles as written: `d4`, `a8-h8`.
     pub regions: Vec<Spanned<String>>,
     pub reply: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct InitialRanksSpec {
+    pub letters: Spanned<String>,
+    /// Ranks from 1, as written: `1-2` or `2`.
+    pub first: Spanned<u32>,
+    pub last: Spanned<u32>,
 }

@@ -241,7 +241,7 @@ fn diagnostic_renders_with_line_and_caret() {
         .unwrap();
     assert_eq!(
         d.to_string(),
-        "t.txt:3:13: unknown stalemate rule `nope`: expected one of stalemated-loses, draw, stalemated-wins\n \
+        "t.txt:3:13: unknown stalemate rule `nope`: expected one of stalemated-loses, draw, stalemated-wins, fewer-pieces-wins\n \
          3 | \tstalemate  nope\n   | \t           ^^^^"
     );
 }

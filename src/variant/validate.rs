@@ -92,6 +92,7 @@ impl Checker<'_> {
         let checks_to_win = self.checks_to_win(&royals);
         let hand = self.hand(board, &declared, start.as_ref());
         let regions = self.region_rules(board, &royals);
+        let initial_ranks = self.initial_ranks(board, &declared);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -124,7 +125,9 @@ impl Checker<'_> {
                 .as_ref()
                 .is_some_and(|c| c.value),
             end: EndRules {
-                stalemated: spec.stalemate.as_ref().map_or(Outcome::Draw, |s| s.value),
+                stalemated: spec.stalemate.as_ref().map_or(Outcome::Draw, |s| s.value.0),
+                stalemate_by_count: spec.stalemate.as_ref().is_some_and(|s| s.value.1),
+                checkmated: spec.checkmate.as_ref().map_or(Outcome::Loss, |s| s.value),
                 bare_king: spec.bare_king.as_ref().map_or(BareKing::Off, |s| s.value),
                 repetition: repetition?.map(|n| n as u8),
                 move_count: move_count?.map(|n| n as u16),
@@ -133,6 +136,8 @@ impl Checker<'_> {
                 goal: goal?,
                 checks_to_win: checks_to_win?,
                 giving_check: spec.giving_check.as_ref().is_none_or(|g| g.value),
+                must_capture: spec.must_capture.as_ref().is_some_and(|m| m.value),
+                initial_ranks: initial_ranks?,
             },
             dice: dice?,
             hand: hand?,
@@ -569,7 +574,13 @@ impl Checker<'_> {
         let Some(e) = &self.spec.extinction else {
             return Some(None);
         };
-        let kinds = self.letters(&e.letters, declared, "extinction rule");
+        // `all`: the whole army, whatever its kinds (the anti-chess family, horde).
+        let all = e.letters.value == "all";
+        let kinds = if all {
+            Some(Vec::new())
+        } else {
+            self.letters(&e.letters, declared, "extinction rule")
+        };
         let at_most = match &e.at_most {
             None => Some(0),
             Some(n) if n.value <= u32::from(u16::MAX) => Some(n.value as u16),
@@ -584,7 +595,70 @@ impl Checker<'_> {
         Some(Some(Extinction {
             kinds: kinds?,
             at_most: at_most?,
+            all,
+            extinct: self
+                .spec
+                .extinction_result
+                .as_ref()
+                .map_or(Outcome::Loss, |r| r.value),
         }))
+    }
+
+    /// `extinction-result` says what an `extinction` rule means: alone it means nothing.
+    fn extinction_result(&mut self) {
+        if let Some(r) = &self.spec.extinction_result
+            && self.spec.extinction.is_none()
+            && !self.spec.broken_keys.contains("extinction")
+        {
+            self.err(
+                &r.span,
+                "`extinction-result` without an `extinction` rule: expected `extinction LETTERS|all` too",
+            );
+        }
+    }
+
+    fn initial_ranks(
+        &mut self,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<InitialRanks>> {
+        self.extinction_result();
+        let Some(i) = &self.spec.initial_ranks else {
+            return Some(None);
+        };
+        let kinds = self.letters(&i.letters, declared, "initial-ranks rule");
+        let ranks = board.map_or(MAX_BOARD, |(_, r)| u32::from(r));
+        let mut ok = true;
+        for r in [&i.first, &i.last] {
+            if !(1..=ranks).contains(&r.value) {
+                self.err(
+                    &r.span,
+                    format!(
+                        "rank {} is not on the board: expected 1 to {ranks}",
+                        r.value
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if ok && i.first.value > i.last.value {
+            self.err(
+                &i.last.span,
+                format!(
+                    "the band {}-{} runs backwards: expected the lower rank first",
+                    i.first.value, i.last.value
+                ),
+            );
+            ok = false;
+        }
+        let kinds = kinds?;
+        ok.then(|| {
+            Some(InitialRanks {
+                kinds,
+                first: (i.first.value - 1) as u8,
+                last: (i.last.value - 1) as u8,
+            })
+        })
     }
 
     fn goal(&mut self, board: Option<(u8, u8)>, declared: &BTreeSet<char>) -> Option<Option<Goal>> {

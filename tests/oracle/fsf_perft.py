@@ -20,7 +20,8 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor',
             '3check', '5check', 'kingofthehill', 'racingkings', 'extinction', 'kinglet', 'threekings',
             'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse',
-            'xiangqi', 'minixiangqi', 'manchu']
+            'xiangqi', 'minixiangqi', 'manchu',
+            'antichess', 'giveaway', 'suicide', 'losers', 'horde']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -65,6 +66,11 @@ LETTERS = {
     'minixiangqi': 'r rook (chariot), n horse (lame knight), k general (wazir), c cannon (mRcpR), p soldier',
     'manchu': 'r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
               'k general (wazir), c cannon (mRcpR), p soldier, m banner (chariot + cannon + horse)',
+    'antichess': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'giveaway': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'suicide': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'losers': CHESS_LETTERS,
+    'horde': CHESS_LETTERS,
 }
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
@@ -118,6 +124,14 @@ NOTES = {
     'minixiangqi': 'the general confined to c1-e3 / c5-e7; soldiers step forward or sideways from the start; '
                    'generals may not face each other on an open file.',
     'manchu': 'as xiangqi; White has one banner m (a1) for its chariots, horses and cannons.',
+    'antichess': 'no check, no castling; a side that can capture must (only captures listed); a side without '
+                 'pieces has won (no moves); promotion to k as well (a7a8k).',
+    'giveaway': 'as antichess, and the commoner castles (e1g1, e1c1), even out of and over attacked squares.',
+    'suicide': 'as antichess; stalemate goes to the side with fewer pieces (no moves either way).',
+    'losers': 'chess with check and castling; a side that can capture legally must; a side left with only its '
+              'king has won, whoever is to move (no moves).',
+    'horde': 'White has no king; pawns on their first rank double step as well (a1a3, no e.p. square set), '
+             'also after moving there from nowhere else; a side without pieces has lost (no moves).',
 }
 
 # Hand-made castling positions for the variants whose king castles other than chess's e1g1/e1c1 (or is not
@@ -135,6 +149,17 @@ CASTLING = {
     'extinction': ['rnbqk2r/pppp4/8/8/8/8/PPP1r3/RNBQK2R w KQkq - 0 1',
                    'rnbqk2r/pppp4/8/8/8/8/PPP2r2/RNBQK2R w KQkq - 0 1',
                    'r3kbnr/pppq4/8/8/8/2B5/PPP5/RNBQKBNR b KQkq - 0 1'],
+    'giveaway': ['r3k2r/8/8/8/8/8/6r1/R3K2R w KQkq - 0 1', 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1',
+                 'r3k2r/8/8/8/8/2B5/8/R3K2R b KQkq - 0 1'],
+    'losers': ['r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', 'r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1',
+               # Forced captures while in check, a bared side, a capture that would leave the king attacked.
+               '4k3/8/8/8/8/8/3r4/4K2R w K - 0 1', '4k2n/8/8/8/8/8/8/4K2R w K - 0 1',
+               '4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1'],
+    # First-rank double steps beside enemy pawns (no e.p. square), pawns moved up to their second rank.
+    'horde': ['4k3/8/8/8/8/1p6/8/P1P5 w - - 0 1', 'r3k2r/8/8/8/8/1p4p1/P7/PP3PPP w kq - 0 1',
+              'rnbqkbnr/pppppppp/8/8/8/8/1p6/PPP5 b kq - 0 1'],
+    # Stalemates by piece count, a promotion to king forced by a capture.
+    'suicide': ['8/8/8/8/8/p7/P7/8 w - - 0 1', '8/8/8/8/8/p7/P6P/8 b - - 0 1', '1n6/P7/8/8/8/8/8/7k w - - 0 1'],
 }
 # Hand-made positions for rules the random walks seldom reach (the flying general, a piece pinned between
 # the generals, the elephant's river and eye, the soldier across the river, the horse's leg, a stalemate;
