@@ -386,11 +386,6 @@ impl Position {
                 self.set_origin(to, moved.kind().0 + 1);
             }
         }
-        // With hands a piece can come back to where its kind starts (a pawn dropped on the first
-        // rank steps to the second): there it has its initial moves again.
-        if self.game.tables.hand.on && m.kind() != MoveKind::Castle {
-            self.regain_initial(to);
-        }
         if m.kind() == MoveKind::SetsEp && self.game.tables.en_passant {
             self.ep = m.extra();
             self.ep_victim = to;
@@ -407,28 +402,11 @@ impl Position {
     fn make_drop(&mut self, kind: Kind, to: u16) {
         let side = self.side;
         self.take_from_hand(side, kind);
+        // A dropped piece counts as moved: `initial-ranks` gives pawns their double step by rank.
         self.put(to, Piece::new(side, kind));
-        self.regain_initial(to);
         let pawn = self.game.tables.pieces[kind.index()].pawn;
         self.halfmove = if pawn { 0 } else { self.halfmove + 1 };
         self.finish_move();
-    }
-
-    /// A piece on a start square of its kind, where that kind has initial moves, counts as unmoved.
-    fn regain_initial(&mut self, cell: u16) {
-        let piece = self.board[cell as usize];
-        if !self.virgin[cell as usize]
-            && self
-                .game
-                .tables
-                .hand
-                .drop_virgin(piece.side(), piece.kind(), cell)
-        {
-            self.virgin[cell as usize] = true;
-            if self.is_right(cell) {
-                self.hash ^= zobrist::virgin(cell);
-            }
-        }
     }
 
     /// What every move ends with: the turn passes, and n-check counts a check given.

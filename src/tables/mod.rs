@@ -173,10 +173,6 @@ pub struct HandTables {
     pub demote: bool,
     /// Per side, per kind: the ranks where it may be dropped, bit `r` for rank `r` from 0.
     pub drop_ranks: [Vec<u32>; 2],
-    /// Per side, per kind, per cell: a piece dropped there counts as unmoved (its initial moves
-    /// apply), as a piece there in the start position would. Castling partners never do.
-    drop_virgin: Vec<bool>,
-    kinds: usize,
 }
 
 impl HandTables {
@@ -205,30 +201,12 @@ impl HandTables {
                 }
             }
         }
-        let mut drop_virgin = vec![false; 2 * kinds * CELLS];
-        for ((f, r), p) in v.start.squares() {
-            let Some(k) = v.piece_index(p.letter) else {
-                continue;
-            };
-            let t = &pieces[k];
-            if !t.program[0].initial.is_empty() && !t.royal {
-                drop_virgin[(p.side.index() * kinds + k) * CELLS + cell(f, r) as usize] = true;
-            }
-        }
         HandTables {
             on: true,
             captures_to_hand: h.captures_to_hand,
             demote: h.demote,
             drop_ranks,
-            drop_virgin,
-            kinds,
         }
-    }
-
-    /// Whether a piece of `kind` dropped by `side` on `cell` counts as unmoved.
-    #[inline]
-    pub fn drop_virgin(&self, side: Side, kind: Kind, cell: u16) -> bool {
-        self.drop_virgin[(side.index() * self.kinds + kind.index()) * CELLS + cell as usize]
     }
 }
 
