@@ -5,13 +5,15 @@
 #   (a) acedrex as the SECOND engine against Fairy-Max: XBoard referees by Fairy-Max's
 #       grande-acedrex definition, so acedrex's moves and claims must agree with Fairy-Max's rules;
 #   (b) acedrex as the FIRST engine: XBoard takes the variant from acedrex's `setup`/`piece` lines,
-#       so Fairy-Max's moves must be legal under acedrex's definition.
+#       so Fairy-Max's moves must be legal under acedrex's definition;
+#   (c) crazyhouse against Fairy-Stockfish, acedrex second, from openings/crazyhouse.fen: XBoard
+#       referees drops and holdings by its own crazyhouse rules.
 # Both must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
-# (tests/xboard/check.py). The two matches run at once (each mostly keeps one core busy).
+# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c).
 #
 # Environment: ACEDREX_BIN (default: target/release/acedrex, built if missing; target is
 # $CARGO_TARGET_DIR when set), GAMES (2 per match), TC (0:10+0.1), MAXMOVES (120),
-# OUT (target/xboard-runs), FAIRYMAX (/usr/games/fairymax).
+# OUT (target/xboard-runs), FAIRYMAX (/usr/games/fairymax), FSF (/usr/games/fairy-stockfish).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -23,12 +25,14 @@ TC=${TC:-0:10+0.1}
 MAXMOVES=${MAXMOVES:-120}
 OUT=${OUT:-${CARGO_TARGET_DIR:-$ROOT/target}/xboard-runs}
 FAIRYMAX=${FAIRYMAX:-/usr/games/fairymax}
+FSF=${FSF:-/usr/games/fairy-stockfish}
 
 [ -x "$FAIRYMAX" ] || { echo "fairymax not found at $FAIRYMAX (apt-get install -y fairymax)" >&2; exit 2; }
+[ -x "$FSF" ] || { echo "fairy-stockfish not found at $FSF (apt-get install -y fairy-stockfish)" >&2; exit 2; }
 if [ ! -x "$BIN" ]; then
     (cd "$ROOT" && cargo build --release --quiet)
 fi
-rm -rf "$OUT/second" "$OUT/first"
+rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse"
 mkdir -p "$OUT"
 
 match() {  # match FIRST_CMD FIRST_NAME SECOND_CMD SECOND_NAME OUTDIR [RUNNER OPTIONS]
@@ -46,12 +50,17 @@ pid_b=$!
 rc_a=0; rc_b=0
 wait "$pid_a" || rc_a=$?
 wait "$pid_b" || rc_b=$?
-echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b)"
+rc_c=0
+match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/crazyhouse" --variant crazyhouse \
+    --openings "$ROOT/openings/crazyhouse.fen" >"$OUT/crazyhouse.log" 2>&1 || rc_c=$?
+echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c)"
 
 ok=0
 echo "== (a) acedrex second, Fairy-Max's rules"
 python3 "$HERE/check.py" "$OUT/second" second "$GAMES" || ok=1
 echo "== (b) acedrex first, acedrex's setup/piece lines"
 python3 "$HERE/check.py" "$OUT/first" first "$GAMES" || ok=1
-if [ "$ok" = 0 ]; then echo "xboard: 2 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
+echo "== (c) crazyhouse, acedrex second to Fairy-Stockfish, XBoard's rules"
+python3 "$HERE/check.py" "$OUT/crazyhouse" second "$GAMES" || ok=1
+if [ "$ok" = 0 ]; then echo "xboard: 3 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
 exit "$ok"
