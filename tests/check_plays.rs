@@ -3,13 +3,13 @@
 //! compile, play `perft 2` and survive a depth-2 search. Plus the executor's limits one by one:
 //! a packed 16×16 board, leaps as long as the board.
 
+mod common;
+
 use acedrex::game::Game;
 use acedrex::movegen::perft::perft;
 use acedrex::position::{MoveKind, Position};
-use acedrex::search::{Engine, Limits};
+use acedrex::search::Limits;
 use proptest::prelude::*;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 const LETTERS: &[u8] = b"ABCDEFGHIJLMNOPQRSTUVWXYZ"; // K is the royal piece
 
@@ -35,17 +35,13 @@ fn plays(text: &str) -> Result<(), TestCaseError> {
         }
     }
     prop_assert_eq!(n, slow, "perft 2 of\n{}", text);
-    let mut engine = Engine::new(1, 1);
-    let limits = Limits {
-        depth: Some(2),
-        nodes: Some(20_000),
-        ..Limits::default()
-    };
-    let r = engine.search(
+    let r = common::search(
         &pos,
-        &limits,
-        &Arc::new(AtomicBool::new(false)),
-        &mut |_| {},
+        Limits {
+            depth: Some(2),
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
     );
     let legal = pos.legal_moves();
     prop_assert_eq!(r.best.is_some(), !legal.is_empty(), "search of\n{}", text);

@@ -8,11 +8,10 @@ mod common;
 use acedrex::game::Game;
 use acedrex::position::Position;
 use acedrex::rules::Winner;
-use acedrex::search::{Engine, Limits, Score};
+use acedrex::search::Score;
 use acedrex::variant::parse_variant;
-use common::game;
+use common::{game, search_fen};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 fn end(g: &Arc<Game>, fen: &str) -> Option<(Winner, &'static str)> {
     let mut pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -28,23 +27,6 @@ fn moves(g: &Arc<Game>, fen: &str) -> Vec<String> {
         .collect();
     list.sort();
     list
-}
-
-fn search(g: &Arc<Game>, fen: &str) -> (Score, String) {
-    let pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut engine = Engine::new(1, 1);
-    let limits = Limits {
-        depth: Some(4),
-        ..Limits::default()
-    };
-    let r = engine.search(
-        &pos,
-        &limits,
-        &Arc::new(AtomicBool::new(false)),
-        &mut |_| {},
-    );
-    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
-    (r.score, best)
 }
 
 /// Xiangqi with the generals allowed to face each other: what the rule takes away.
@@ -76,7 +58,7 @@ fn a_general_can_be_mated_by_the_facing_rule() {
     assert_eq!(end(&xiangqi_open(), fen), None);
     // Fairy-Stockfish: mate 1 by a7e7.
     let fen = "4k4/9/9/R8/9/9/9/9/5R3/3K5 w - - 0 1";
-    assert_eq!(search(&g, fen), (Score::Mate(1), "a7e7".to_string()));
+    assert_eq!(search_fen(&g, fen), (Score::Mate(1), "a7e7".to_string()));
 }
 
 #[test]
@@ -91,7 +73,7 @@ fn a_stalemated_side_loses() {
     assert_eq!(end(&xiangqi_open(), fen), None);
     // Fairy-Stockfish: with White to move any waiting move stalemates Black, scored as mate 1.
     let fen = "3k5/4P4/9/9/9/9/9/9/9/5K3 w - - 0 1";
-    assert_eq!(search(&g, fen).0, Score::Mate(1));
+    assert_eq!(search_fen(&g, fen).0, Score::Mate(1));
     // Minixiangqi, too.
     let g = game("minixiangqi");
     let fen = "2k4/R6/7/7/7/7/3K3 b - - 0 1";

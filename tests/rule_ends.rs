@@ -8,33 +8,14 @@ mod common;
 use acedrex::game::Game;
 use acedrex::position::Position;
 use acedrex::rules::Winner;
-use acedrex::search::{Engine, Limits, Score};
-use common::game;
+use acedrex::search::Score;
+use common::{game, search_fen};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 fn end(variant: &str, fen: &str) -> Option<(Winner, &'static str)> {
     let g = game(variant);
     let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     pos.game_end().map(|e| (e.winner, e.reason))
-}
-
-/// The search's score and first move at a small depth.
-fn search(g: &Arc<Game>, fen: &str) -> (Score, String) {
-    let pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut engine = Engine::new(1, 1);
-    let limits = Limits {
-        depth: Some(4),
-        ..Limits::default()
-    };
-    let r = engine.search(
-        &pos,
-        &limits,
-        &Arc::new(AtomicBool::new(false)),
-        &mut |_| {},
-    );
-    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
-    (r.score, best)
 }
 
 #[test]
@@ -45,7 +26,7 @@ fn the_third_check_wins() {
     // Fairy-Stockfish: mate 1 by f1b5+, the third check.
     let g = game("3check");
     let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 3";
-    assert_eq!(search(&g, fen), (Score::Mate(1), "f1b5".to_string()));
+    assert_eq!(search_fen(&g, fen), (Score::Mate(1), "f1b5".to_string()));
     // The counters are played, undone and written back as Fairy-Stockfish writes them.
     let mut pos = Position::from_fen(&g, fen).unwrap();
     let hash = pos.hash();
@@ -77,7 +58,7 @@ fn a_king_on_the_hill_wins() {
     );
     // Fairy-Stockfish: mate 1 by c4d4.
     let g = game("kingofthehill");
-    let (score, best) = search(&g, "8/8/8/8/2K5/8/8/k7 w - - 0 1");
+    let (score, best) = search_fen(&g, "8/8/8/8/2K5/8/8/k7 w - - 0 1");
     assert_eq!(score, Score::Mate(1));
     assert!(["c4d4", "c4d5"].contains(&best.as_str()), "{best}");
 }
@@ -103,7 +84,7 @@ fn racing_kings_gives_the_reply_and_forbids_check() {
     );
     // Fairy-Stockfish: mate 1 by g7f8 (Black cannot reach the 8th rank in one); g8, h8 as good.
     let g = game("racingkings");
-    let (score, best) = search(&g, "8/6K1/8/8/8/8/k7/8 w - - 0 1");
+    let (score, best) = search_fen(&g, "8/6K1/8/8/8/8/k7/8 w - - 0 1");
     assert_eq!(score, Score::Mate(1));
     assert!(["g7f8", "g7g8", "g7h8"].contains(&best.as_str()), "{best}");
     // No move may give check: the rook may not go to the a-file or the 2nd rank.
@@ -149,7 +130,7 @@ fn losing_a_whole_kind_loses() {
     // Taking the last queen is a win found by search: mate in 1.
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let g2 = game("extinction");
-    let (score, _) = search(
+    let (score, _) = search_fen(
         &g2,
         "rnb1kbnr/pppppppp/8/8/8/2q5/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     );
@@ -220,7 +201,7 @@ fn several_royals_last_only_the_last_is_protected() {
         .collect();
     moves.sort();
     assert_eq!(moves, ["h1g1", "h1h2"]);
-    let (score, _) = search(&g, "k6k/8/8/8/8/8/1r6/Kr5K b - - 0 1");
+    let (score, _) = search_fen(&g, "k6k/8/8/8/8/8/1r6/Kr5K b - - 0 1");
     assert!(matches!(score, Score::Mate(n) if n > 0), "{score:?}");
 }
 
@@ -295,7 +276,7 @@ fn antichess_losing_every_piece_or_being_stalemated_wins() {
     // without pieces.
     let g = game("antichess");
     let fen = "k7/8/8/8/8/8/8/R7 w - - 0 1";
-    assert_eq!(search(&g, fen), (Score::Mate(-1), "a1a8".to_string()));
+    assert_eq!(search_fen(&g, fen), (Score::Mate(-1), "a1a8".to_string()));
     let mut pos = Position::from_fen(&g, fen).unwrap();
     let moves: Vec<String> = pos
         .legal_moves()
@@ -328,7 +309,7 @@ fn suicide_stalemate_goes_to_the_side_with_fewer_pieces() {
     // Fairy-Stockfish: mate -1 by h3h2, the one move: it stalemates White, who has fewer pieces.
     let g = game("suicide");
     assert_eq!(
-        search(&g, "8/8/8/8/8/p6p/P7/8 b - - 0 1"),
+        search_fen(&g, "8/8/8/8/8/p6p/P7/8 b - - 0 1"),
         (Score::Mate(-1), "h3h2".to_string())
     );
 }
@@ -353,7 +334,7 @@ fn losers_mated_stalemated_or_bared_wins() {
     // Fairy-Stockfish: mate -1 by h1h8, forced, which bares Black.
     let g = game("losers");
     assert_eq!(
-        search(&g, "4k2n/8/8/8/8/8/8/4K2R w - - 0 1"),
+        search_fen(&g, "4k2n/8/8/8/8/8/8/4K2R w - - 0 1"),
         (Score::Mate(-1), "h1h8".to_string())
     );
     // Fairy-Stockfish: in check from d2, the only legal capture is the king's; the rook's h1h8
@@ -377,7 +358,7 @@ fn horde_loses_with_its_last_pawn() {
     // Fairy-Stockfish: mate 1 by d2e1, taking the last pawn.
     let g = game("horde");
     assert_eq!(
-        search(&g, "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1"),
+        search_fen(&g, "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1"),
         (Score::Mate(1), "d2e1".to_string())
     );
     // Fairy-Stockfish: Black's king is royal as ever: mated by pawns, Black loses.

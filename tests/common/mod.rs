@@ -3,7 +3,29 @@
 
 use acedrex::game::Game;
 use acedrex::position::Position;
+use acedrex::search::{Engine, Limits, Score, SearchResult};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// One search of a position by a fresh single-threaded engine with a 1 MB table, nothing reported.
+pub fn search(pos: &Position, limits: Limits) -> SearchResult {
+    let mut engine = Engine::new(1, 1);
+    engine.search(pos, &limits, &Arc::new(AtomicBool::new(false)), &mut |_| {})
+}
+
+/// The score and first move of a depth-4 search of a FEN.
+pub fn search_fen(g: &Arc<Game>, fen: &str) -> (Score, String) {
+    let pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let r = search(
+        &pos,
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+    );
+    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
+    (r.score, best)
+}
 
 pub fn game(name: &str) -> Arc<Game> {
     let v = acedrex::variant::builtin(name).unwrap_or_else(|| panic!("no built-in variant {name}"));
