@@ -136,3 +136,22 @@ fn fmax_import_of_a_zero_step_is_reported() {
         "{skipped:?}"
     );
 }
+
+/// A halfmove clock beyond what the position keeps (`- 71996`) is held at its largest value, and a
+/// move from there overflowed it: the clock now stays at its largest value.
+#[test]
+fn a_huge_halfmove_clock_does_not_overflow() {
+    let text = input("fen/halfmove-71996.txt");
+    let game = acedrex::game::Game::new(acedrex::variant::builtin("chess").unwrap());
+    let mut pos = acedrex::position::Position::from_fen(&game, &text).expect("loads");
+    let moves = pos.legal_moves();
+    assert!(!moves.is_empty());
+    for m in moves {
+        pos.make(m);
+        assert!(pos.halfmove_clock() == 0 || pos.halfmove_clock() == u16::MAX);
+        pos.unmake();
+    }
+    pos.make_null();
+    assert_eq!(pos.halfmove_clock(), u16::MAX);
+    pos.unmake_null();
+}

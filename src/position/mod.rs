@@ -394,7 +394,11 @@ impl Position {
         if self.royal[self.side.index()] == from {
             self.royal[self.side.index()] = to;
         }
-        self.halfmove = if m.is_zeroing() { 0 } else { self.halfmove + 1 };
+        self.halfmove = if m.is_zeroing() {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         self.finish_move();
     }
 
@@ -405,7 +409,11 @@ impl Position {
         // A dropped piece counts as moved: `initial-ranks` gives pawns their double step by rank.
         self.put(to, Piece::new(side, kind));
         let pawn = self.game.tables.pieces[kind.index()].pawn;
-        self.halfmove = if pawn { 0 } else { self.halfmove + 1 };
+        self.halfmove = if pawn {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         self.finish_move();
     }
 
@@ -534,7 +542,7 @@ impl Position {
         self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
     }
 
     pub fn unmake_null(&mut self) {
