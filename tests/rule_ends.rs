@@ -205,6 +205,76 @@ fn several_royals_last_only_the_last_is_protected() {
     assert!(matches!(score, Score::Mate(n) if n > 0), "{score:?}");
 }
 
+/// Each line added to `base` is refused with an error at `t.txt:LINE:COL` that says `message`.
+fn assert_positioned_errors(base: &str, cases: &[(&str, &str, &str)]) {
+    for (line, at, message) in cases {
+        let text = format!("{base}{line}");
+        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
+        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
+        assert!(
+            shown.iter().any(|e| e.contains(at) && e.contains(message)),
+            "{line}: {shown:#?}"
+        );
+    }
+}
+
+#[test]
+fn hand_keys_are_checked_with_positions() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece P pawn fmW\n";
+    let hands = "start k7/8/8/8/8/8/8/7K[P] w - - 0 1\n";
+    let plain = "start k7/8/8/8/8/8/8/7K w - - 0 1\n";
+    let cases = [
+        (
+            format!("{hands}captures anywhere\n"),
+            "t.txt:6:10",
+            "unknown captures rule",
+        ),
+        (
+            format!("{hands}drop-ranks P 2to7\n"),
+            "t.txt:6:14",
+            "`2to7` is not a rank range",
+        ),
+        (
+            format!("{hands}drop-ranks P 0-7\n"),
+            "t.txt:6:14",
+            "rank 0: expected 1 to 8",
+        ),
+        (
+            format!("{hands}drop-ranks P 7-2\n"),
+            "t.txt:6:14",
+            "the rank range 7-2 is empty",
+        ),
+        (
+            format!("{hands}drop-ranks Q 2-7\n"),
+            "t.txt:6:12",
+            "`Q` in the drop-ranks pieces",
+        ),
+        (
+            format!("{plain}drop-ranks P 2-7\n"),
+            "t.txt:6:12",
+            "`drop-ranks` in a game without hands",
+        ),
+        (
+            format!("{hands}promoted-captures keep\n"),
+            "t.txt:6:19",
+            "`promoted-captures` without `captures to-hand`",
+        ),
+        (
+            "start k7/8/8/8/8/8/8/7K[Z] w - - 0 1\n".to_string(),
+            "t.txt:5:25",
+            "`Z` in the holdings of the start position is not a declared piece",
+        ),
+        (
+            "start k7/8/8/8/8/8/8/P~6K w - - 0 1\n".to_string(),
+            "t.txt:5:23",
+            "`~` (a promoted piece that goes back to hand demoted)",
+        ),
+    ];
+    let cases: Vec<(&str, &str, &str)> =
+        cases.iter().map(|(l, a, m)| (l.as_str(), *a, *m)).collect();
+    assert_positioned_errors(base, &cases);
+}
+
 #[test]
 fn rule_keys_are_checked_with_positions() {
     let base = "variant t\nboard 8x8\npiece K king K royal\npiece P pawn fmW\nstart k7/8/8/8/8/8/8/7K w - - 0 1\n";
@@ -238,15 +308,7 @@ fn rule_keys_are_checked_with_positions() {
             "unknown giving-check rule",
         ),
     ];
-    for (line, at, message) in cases {
-        let text = format!("{base}{line}");
-        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
-        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
-        assert!(
-            shown.iter().any(|e| e.contains(at) && e.contains(message)),
-            "{line}: {shown:#?}"
-        );
-    }
+    assert_positioned_errors(base, &cases);
     // No royal piece is allowed only where extinction decides the game.
     let text = "variant t\nboard 8x8\npiece K king K\nstart k7/8/8/8/8/8/8/7K w - - 0 1\n";
     assert!(acedrex::variant::parse_variant("t.txt", text).is_err());
@@ -418,15 +480,7 @@ fn anti_chess_keys_are_checked_with_positions() {
             "unknown stalemate rule",
         ),
     ];
-    for (line, at, message) in cases {
-        let text = format!("{base}{line}");
-        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
-        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
-        assert!(
-            shown.iter().any(|e| e.contains(at) && e.contains(message)),
-            "{line}: {shown:#?}"
-        );
-    }
+    assert_positioned_errors(base, &cases);
     // `extinction all` is what lets a file go without a royal piece here.
     let ok = format!("{base}extinction all\nextinction-result extinct-wins\nmust-capture yes\n");
     let v = acedrex::variant::parse_variant("t.txt", &ok).expect("valid");
