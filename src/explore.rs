@@ -84,6 +84,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
         paths,
         royal: false,
         value: None,
+        promotes: None,
     };
     let inert = betza::parse("mW").expect("valid");
     let inert_paths = crate::legs::compile(&inert).expect("valid");
@@ -117,6 +118,8 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
         dice: None,
         hand: Default::default(),
         regions: Default::default(),
+        piece_promotion: None,
+        immobile_forbidden: false,
     })
 }
 

@@ -1,6 +1,8 @@
 //! A variant ready to play: its validated definition and its compiled tables, shared by positions.
 
+use crate::geometry::{CELLS, cell};
 use crate::piece::{Kind, Piece};
+use crate::position::Position;
 use crate::setup::{Right, Setup};
 use crate::side::Side;
 use crate::tables::Tables;
@@ -16,7 +18,30 @@ pub struct Game {
 impl Game {
     /// Compiles a validated variant. What validation accepts, the executor plays: this cannot fail.
     pub fn new(variant: Variant) -> Arc<Game> {
-        let tables = Tables::build(&variant);
+        let mut tables = Tables::build(&variant);
+        if variant.immobile_forbidden {
+            // Where a piece alone on the board has no move, it must never be left.
+            let probe = Arc::new(Game {
+                variant: variant.clone(),
+                tables: tables.clone(),
+            });
+            for (k, piece) in tables.pieces.iter_mut().enumerate() {
+                let mut stuck = [vec![false; CELLS], vec![false; CELLS]];
+                let mut any = false;
+                for side in Side::BOTH {
+                    for f in 0..variant.files {
+                        for r in 0..variant.ranks {
+                            let c = cell(f, r);
+                            if Position::moves_alone(&probe, side, Kind(k as u8), c) == 0 {
+                                stuck[side.index()][c as usize] = true;
+                                any = true;
+                            }
+                        }
+                    }
+                }
+                piece.stuck = any.then(|| Box::new(stuck));
+            }
+        }
         Arc::new(Game { variant, tables })
     }
 

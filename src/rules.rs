@@ -144,9 +144,9 @@ impl Position {
         }
         if t.goal_kind.iter().any(|&g| g) {
             let on_goal = |side: Side| {
-                self.pieces(side)
-                    .iter()
-                    .any(|&c| t.goal_cells[c as usize] && t.goal_kind[self.at(c).kind().index()])
+                self.pieces(side).iter().any(|&c| {
+                    t.goal_cells[side.index()][c as usize] && t.goal_kind[self.at(c).kind().index()]
+                })
             };
             if t.goal_reply {
                 // A goal counts once the opponent has had its reply: the side to move holds it.
@@ -172,6 +172,15 @@ impl Position {
         None
     }
 
+    /// `drop-no-mate`: the move that mated was a drop of such a kind, and loses for the dropper
+    /// (Fairy-Stockfish's reading of shogi's pawn-drop mate: the drop is made, the mate loses).
+    fn mated_by_forbidden_drop(&self) -> bool {
+        let no_mate = &self.game().tables.hand.no_mate;
+        self.last_move()
+            .and_then(|m| m.dropped())
+            .is_some_and(|k| no_mate.get(k.index()) == Some(&true))
+    }
+
     /// The game's end in this position, if it has ended. `legal` is the number of legal moves.
     pub fn game_end_with(&self, legal: usize) -> Option<GameEnd> {
         let end = &self.game().variant.end;
@@ -185,6 +194,12 @@ impl Position {
             Outcome::Draw => Winner::Draw,
         };
         if legal == 0 {
+            if self.in_check() && self.mated_by_forbidden_drop() {
+                return Some(GameEnd {
+                    winner: side_wins(stm),
+                    reason: "checkmate by a forbidden drop",
+                });
+            }
             if self.in_check() {
                 return Some(GameEnd {
                     winner: result(end.checkmated),

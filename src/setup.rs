@@ -60,6 +60,9 @@ pub struct Placed {
     pub at: usize,
     /// Written `~` after the letter: a promoted piece, which a capture returns to hand demoted.
     pub promoted: bool,
+    /// Written `+` before the letter (`+P`, shogi): the letter's promoted form, which a capture
+    /// returns to hand as the letter.
+    pub plus: bool,
 }
 
 /// One rank as written, top rank first.
@@ -241,9 +244,39 @@ impl Setup {
     }
 
     /// Checks the placement against a board and the declared piece letters: rank count, rank
-    /// widths, letters. `what` names the FEN in messages ("start position", "FEN").
-    pub fn check(&self, files: u8, ranks: u8, declared: &[char], what: &str) -> Vec<FenProblem> {
+    /// widths, letters, and `+` only before a letter that has a promoted form (`promotable`).
+    /// `what` names the FEN in messages ("start position", "FEN").
+    pub fn check(
+        &self,
+        files: u8,
+        ranks: u8,
+        declared: &[char],
+        promotable: &[char],
+        what: &str,
+    ) -> Vec<FenProblem> {
         let mut problems = Vec::new();
+        for p in self
+            .placed()
+            .filter(|p| p.plus && declared.contains(&p.letter))
+        {
+            if !promotable.contains(&p.letter) {
+                let list: String = promotable.iter().map(|c| format!(" {c}")).collect();
+                let expected = if promotable.is_empty() {
+                    "no `+`: no piece of this game has a promoted form".to_string()
+                } else {
+                    format!("`+` only before a piece with a promoted form:{list}")
+                };
+                problems.push(FenProblem {
+                    at: p.at - 1,
+                    len: 2,
+                    message: format!(
+                        "`+{}` in the {what}: {} does not promote: expected {expected}",
+                        p.side.cased(p.letter),
+                        p.letter
+                    ),
+                });
+            }
+        }
         let letters: String = declared.iter().map(|c| format!("{c} ")).collect();
         let mut reported: Vec<char> = Vec::new();
         for (i, row) in self.rows.iter().enumerate() {
@@ -350,6 +383,9 @@ impl Setup {
                                 s += &empty.to_string();
                                 empty = 0;
                             }
+                            if p.plus {
+                                s.push('+');
+                            }
                             s.push(p.side.cased(p.letter));
                             if p.promoted {
                                 s.push('~');
@@ -427,7 +463,16 @@ impl Setup {
             letter: letter.to_ascii_uppercase(),
             at: 0,
             promoted: false,
+            plus: false,
         });
+    }
+
+    /// Marks the piece on (file, rank) from 0 as its letter's promoted form (`+P`).
+    pub fn mark_plus(&mut self, (file, rank): (u8, u8)) {
+        let i = self.rows.len() - 1 - rank as usize;
+        if let Some(p) = &mut self.rows[i].squares[file as usize] {
+            p.plus = true;
+        }
     }
 
     /// Marks the piece on (file, rank) from 0 as promoted (`~`).
@@ -445,6 +490,7 @@ impl Setup {
             letter: letter.to_ascii_uppercase(),
             at: 0,
             promoted: false,
+            plus: false,
         });
     }
 
@@ -512,6 +558,7 @@ fn split_holdings<'a>(
                 letter: c.to_ascii_uppercase(),
                 at: at0 + i,
                 promoted: false,
+                plus: false,
             });
         } else if !(c == '-' && close == 1) {
             problems.push(FenProblem {
@@ -574,8 +621,19 @@ fn read_placement(text: &str, problems: &mut Vec<FenProblem>) -> Vec<Row> {
                     letter: c.to_ascii_uppercase(),
                     at: start + j,
                     promoted,
+                    plus: false,
                 }));
                 j += 1 + usize::from(promoted);
+            } else if c == '+' && here.get(j + 1).is_some_and(char::is_ascii_alphabetic) {
+                let c = here[j + 1];
+                row.squares.push(Some(Placed {
+                    side: Side::of_letter(c),
+                    letter: c.to_ascii_uppercase(),
+                    at: start + j + 1,
+                    promoted: false,
+                    plus: true,
+                }));
+                j += 2;
             } else {
                 problems.push(FenProblem {
                     at: start + j,
@@ -690,7 +748,7 @@ mod tests {
     #[test]
     fn checks_sizes_and_letters_against_a_board() {
         let s = Setup::parse("kq/3/K2 w - - 0 1").unwrap();
-        let p = s.check(3, 2, &['K'], "FEN");
+        let p = s.check(3, 2, &['K'], &[], "FEN");
         let msgs: Vec<&str> = p.iter().map(|p| p.message.as_str()).collect();
         assert_eq!(msgs.len(), 3, "{msgs:#?}");
         assert!(msgs[0].starts_with("the 1st rank from the top of the FEN is 2 squares wide"));
@@ -721,7 +779,7 @@ mod tests {
         );
         let p = Setup::parse("k7/8/8/8/8/8/8/K7[Z] w")
             .unwrap()
-            .check(8, 8, &['K'], "FEN");
+            .check(8, 8, &['K'], &[], "FEN");
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].at, 18);
         assert!(

@@ -162,6 +162,7 @@ fn calibration() -> (f64, f64) {
                 betza,
                 royal,
                 value: None,
+                promotes: None,
             }
         };
         let v = Variant {
@@ -195,6 +196,8 @@ fn calibration() -> (f64, f64) {
             dice: None,
             hand: Default::default(),
             regions: Default::default(),
+            piece_promotion: None,
+            immobile_forbidden: false,
         };
         let game = Game::new(v);
         let mut s = scratch(&game);

@@ -50,13 +50,27 @@ impl Position {
             }
             let ranks = t.hand.drop_ranks[side][k];
             let pawn = t.pieces[k].pawn;
+            let stuck = t.pieces[k].stuck.as_ref().map(|s| &s[side]);
+            // `drop-one-per-file`: the files that already hold an own piece of the kind.
+            let mut taken = 0u32;
+            if t.hand.one_per_file[k] {
+                let own = Piece::new(self.side, Kind(k as u8));
+                for &c in self.pieces(self.side) {
+                    if self.board[c as usize] == own {
+                        taken |= 1 << crate::geometry::file_of(c);
+                    }
+                }
+            }
             for r in 0..t.ranks {
                 if ranks & 1 << r == 0 {
                     continue;
                 }
                 for f in 0..t.files {
                     let to = crate::geometry::cell(f, r);
-                    if self.board[to as usize].is_empty() {
+                    if self.board[to as usize].is_empty()
+                        && taken & 1 << f == 0
+                        && !stuck.is_some_and(|s| s[to as usize])
+                    {
                         out.push(Move::drop(Kind(k as u8), to).by_pawn(pawn));
                     }
                 }
@@ -144,9 +158,27 @@ impl Position {
             return;
         }
         let start = out.len();
+        let pieces = &self.game().tables.pieces;
         for i in 0..self.pcount[self.side.index()] as usize {
             let from = self.plist[self.side.index()][i];
-            self.generate::<false>(from, out);
+            if pieces[self.board[from as usize].kind().index()]
+                .promotes_to
+                .is_some()
+            {
+                // Its promotions may be quiet: generate all, keep the tactical ones.
+                let first = out.len();
+                self.generate::<true>(from, out);
+                let mut kept = first;
+                for j in first..out.len() {
+                    if out[j].is_tactical() {
+                        out[kept] = out[j];
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
+            } else {
+                self.generate::<false>(from, out);
+            }
         }
         self.keep_forced_captures(out, start);
     }
@@ -265,6 +297,45 @@ impl Position {
             out.truncate(keep);
         }
         self.confine(piece, side, out, start);
+        if piece.promotes_to.is_some() || piece.stuck.is_some() {
+            self.piece_promotions(piece, from, out, start);
+        }
+    }
+
+    /// `piece-promotion` and `immobile forbidden` for the moves in `out[start..]` of the piece on
+    /// `from`: a move that starts or ends in the zone may also promote (a promoted piece, which
+    /// remembers its origin, does not promote again), must when promotion is forced, and a move
+    /// that leaves the piece where it could never move must promote or is not made.
+    fn piece_promotions(
+        &self,
+        piece: &crate::tables::PieceTables,
+        from: u16,
+        out: &mut Vec<Move>,
+        start: usize,
+    ) {
+        let t = &self.game().tables;
+        let side = self.side.index();
+        let promotes = piece
+            .promotes_to
+            .filter(|_| self.origin[from as usize] == 0);
+        let end = out.len();
+        let mut kept = start;
+        for i in start..end {
+            let m = out[i];
+            let can = promotes.is_some()
+                && t.piece_zone
+                    .as_ref()
+                    .is_some_and(|z| z[side][m.from as usize] || z[side][m.to as usize]);
+            if can {
+                out.push(m.with_promotion(promotes));
+            }
+            let stuck = piece.stuck.as_ref().is_some_and(|s| s[side][m.to as usize]);
+            if !(stuck || (can && t.piece_promotion_forced)) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.drain(kept..end);
     }
 
     /// A plain rider from `start`: every empty square, then the first occupied one, as `stop` allows.

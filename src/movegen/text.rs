@@ -1,5 +1,6 @@
 //! Coordinate move text: `g1g3`, `a11a12`, with the promotion letter as a lower-case suffix
-//! (`c11c12u`), as Fairy-Max writes it; drops as `P@e4` (the letter upper case for both sides, as
+//! (`c11c12u`), as Fairy-Max writes it, or `+` where a piece becomes its promoted form (`b7b8+`,
+//! shogi, as XBoard and Fairy-Stockfish write it); drops as `P@e4` (the letter upper case for both sides, as
 //! XBoard and Fairy-Stockfish write them; either case is read).
 
 use crate::geometry::{parse_square, square_name};
@@ -22,9 +23,22 @@ impl Position {
         }
         let mut s = square_name(m.from) + &square_name(m.to);
         if let Some(t) = m.promotion() {
-            s.push(self.game().letter(t).to_ascii_lowercase());
+            if self.is_piece_promotion(m) {
+                s.push('+');
+            } else {
+                s.push(self.game().letter(t).to_ascii_lowercase());
+            }
         }
         s
+    }
+
+    /// Whether `m` promotes the mover to its own promoted form (shogi's `+`), rather than to a
+    /// chosen piece (chess).
+    pub fn is_piece_promotion(&self, m: Move) -> bool {
+        let t = &self.game().tables;
+        m.promotion().is_some()
+            && !m.is_drop()
+            && t.pieces[self.board[m.from as usize].kind().index()].promotes_to == m.promotion()
     }
 
     /// Finds the legal move a text names. Without a suffix, a forced promotion is accepted.
@@ -52,8 +66,10 @@ impl Position {
         let (from, n1) = parse_square(text, files, ranks).ok_or_else(syntax)?;
         let (to, n2) = parse_square(&text[n1..], files, ranks).ok_or_else(syntax)?;
         let rest = &text[n1 + n2..];
+        // `+`: the piece promotes to its promoted form; `=`: it declines to (XBoard's shogi).
         let suffix = match rest.len() {
             0 => None,
+            1 if rest == "+" || rest == "=" => Some(rest.as_bytes()[0] as char),
             1 if rest.as_bytes()[0].is_ascii_alphabetic() => {
                 Some(rest.as_bytes()[0].to_ascii_uppercase() as char)
             }
@@ -69,6 +85,14 @@ impl Position {
             .collect();
         let game = self.game().clone();
         match suffix {
+            Some('+') => candidates
+                .into_iter()
+                .find(|&m| self.is_piece_promotion(m))
+                .ok_or_else(|| MoveError::Illegal(text.to_string())),
+            Some('=') => candidates
+                .into_iter()
+                .find(|m| m.promotion().is_none())
+                .ok_or_else(|| MoveError::Illegal(text.to_string())),
             Some(l) => candidates
                 .into_iter()
                 .find(|m| m.promotion().is_some_and(|p| game.letter(p) == l))
@@ -76,6 +100,12 @@ impl Position {
             None => match candidates.as_slice() {
                 [] => Err(MoveError::Illegal(text.to_string())),
                 [m] => Ok(*m),
+                // A piece that may promote or not: the plain text is the move that does not.
+                many if many.iter().any(|&m| self.is_piece_promotion(m)) => many
+                    .iter()
+                    .copied()
+                    .find(|m| m.promotion().is_none())
+                    .ok_or_else(|| MoveError::Illegal(text.to_string())),
                 many => Err(MoveError::Ambiguous(
                     text.to_string(),
                     many.iter()

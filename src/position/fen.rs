@@ -22,7 +22,7 @@ impl Position {
         let t = &game.tables;
         let (files, ranks) = (t.files, t.ranks);
         let letters: Vec<char> = t.pieces.iter().map(|p| p.letter).collect();
-        let mut problems = setup.check(files, ranks, &letters, "FEN");
+        let mut problems = setup.check(files, ranks, &letters, &game.variant.promotable(), "FEN");
         let mut pos = Position::empty(game);
         pos.side = setup.side;
         pos.start_side = setup.side;
@@ -35,7 +35,15 @@ impl Position {
                 .and_then(|&c| game.variant.piece_index(c))
                 .map_or(0, |k| k as u8 + 1);
             for ((f, r), p) in setup.squares() {
-                let kind = Kind(game.variant.piece_index(p.letter).expect("checked") as u8);
+                let mut kind = Kind(game.variant.piece_index(p.letter).expect("checked") as u8);
+                if p.plus {
+                    // `+P`: the promoted form of P, which remembers it was a P.
+                    let from = kind;
+                    kind = t.pieces[from.index()].promotes_to.expect("checked");
+                    pos.put(cell(f, r), Piece::new(p.side, kind));
+                    pos.origin[cell(f, r) as usize] = from.0 + 1;
+                    continue;
+                }
                 pos.put(cell(f, r), Piece::new(p.side, kind));
                 if p.promoted && t.hand.demote {
                     pos.origin[cell(f, r) as usize] = origin;
@@ -141,6 +149,17 @@ impl Position {
         problems
     }
 
+    /// How many moves a piece of `side` and `kind` has from `at` alone on the board, unmoved
+    /// moves aside.
+    pub(crate) fn moves_alone(game: &Arc<Game>, side: Side, kind: Kind, at: u16) -> usize {
+        let mut pos = Position::empty(game);
+        pos.side = side;
+        pos.put(at, Piece::new(side, kind));
+        let mut out = Vec::new();
+        pos.piece_moves(at, &mut out);
+        out.len()
+    }
+
     /// An empty board of the game, White to move.
     fn empty(game: &Arc<Game>) -> Position {
         let t = &game.tables;
@@ -225,10 +244,19 @@ impl Position {
         let mut s = Setup::empty(t.files, t.ranks);
         for side in Side::BOTH {
             for &c in self.pieces(side) {
-                let letter = t.pieces[self.board[c as usize].kind().index()].letter;
-                s.put((file_of(c), rank_of(c)), side, letter);
-                if self.origin[c as usize] != 0 {
-                    s.mark_promoted((file_of(c), rank_of(c)));
+                let kind = self.board[c as usize].kind();
+                let sq = (file_of(c), rank_of(c));
+                match self.promoted_from(c) {
+                    // The promoted form of its origin: `+P`.
+                    Some(o) if t.pieces[o.index()].promotes_to == Some(kind) => {
+                        s.put(sq, side, t.pieces[o.index()].letter);
+                        s.mark_plus(sq);
+                    }
+                    Some(_) => {
+                        s.put(sq, side, t.pieces[kind.index()].letter);
+                        s.mark_promoted(sq);
+                    }
+                    None => s.put(sq, side, t.pieces[kind.index()].letter),
                 }
             }
         }

@@ -246,9 +246,7 @@ impl Position {
     fn set_origin(&mut self, cell: u16, origin: u8) {
         let old = self.origin[cell as usize];
         if old != origin {
-            if (old == 0) != (origin == 0) {
-                self.hash ^= zobrist::promoted(cell);
-            }
+            self.hash ^= zobrist::promoted(cell, old) ^ zobrist::promoted(cell, origin);
             self.origin[cell as usize] = origin;
         }
     }
@@ -268,7 +266,10 @@ impl Position {
 
     /// The kind a captured piece enters the capturer's hand as.
     fn hand_kind(&self, captured: Piece, origin: u8) -> Kind {
-        origin.checked_sub(1).map_or(captured.kind(), Kind)
+        match origin.checked_sub(1) {
+            Some(o) if self.game.tables.hand.demote => Kind(o),
+            _ => captured.kind(),
+        }
     }
 
     /// Clears a cell's virginity, keeping the hash in step when that virginity is a right.
@@ -382,7 +383,7 @@ impl Position {
         if let Some(k) = m.promotion() {
             self.remove(to);
             self.put(to, Piece::new(self.side, k));
-            if self.game.tables.hand.demote {
+            if self.game.tables.track_origin {
                 self.set_origin(to, moved.kind().0 + 1);
             }
         }
@@ -565,9 +566,7 @@ impl Position {
                 if self.virgin[c as usize] && self.is_right(c) {
                     h ^= zobrist::virgin(c);
                 }
-                if self.origin[c as usize] != 0 {
-                    h ^= zobrist::promoted(c);
-                }
+                h ^= zobrist::promoted(c, self.origin[c as usize]);
             }
             for (k, &n) in self.hand[side.index()].iter().enumerate() {
                 for i in 1..=n {

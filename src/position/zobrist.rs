@@ -39,8 +39,13 @@ pub fn hand(side: usize, kind: crate::piece::Kind, n: u8) -> u64 {
     mix((5 << 40) | (side as u64) << 16 | (kind.0 as u64) << 8 | n as u64)
 }
 
-/// A promoted piece on a cell, which a capture returns to hand demoted.
+/// A promoted piece on a cell that was of kind `origin - 1` (0: not promoted, no key): a capture
+/// returns it to hand as that kind.
 #[inline]
-pub fn promoted(cell: u16) -> u64 {
-    mix((6 << 40) | cell as u64)
+pub fn promoted(cell: u16, origin: u8) -> u64 {
+    if origin == 0 {
+        0
+    } else {
+        mix((6 << 40) | (origin as u64) << 16 | cell as u64)
+    }
 }

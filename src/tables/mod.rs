@@ -30,6 +30,11 @@ pub struct PieceTables {
     /// `initial-ranks`: its `i` moves are had on these ranks (from 0, the side's own edge) instead
     /// of by virginity; a double step sets e.p. only from the last of them.
     pub initial_ranks: Option<(u8, u8)>,
+    /// The kind it becomes on promoting (`promotes`), where the variant has `piece-promotion`.
+    pub promotes_to: Option<Kind>,
+    /// With `immobile forbidden`: per side, per cell, whether the piece has no move from there on
+    /// an empty board (it must not be left there). Filled by `Game::new`.
+    pub stuck: Option<Box<[Vec<bool>; 2]>>,
 }
 
 /// All attack instances of a variant in flat arrays, for the check test's inner loop: one `u32` per
@@ -150,8 +155,8 @@ pub struct Tables {
     pub initial_by_rank: bool,
     /// Per kind: whether it wins by reaching a goal cell.
     pub goal_kind: Vec<bool>,
-    /// Per cell: a goal square.
-    pub goal_cells: Vec<bool>,
+    /// Per side, per cell: a goal square.
+    pub goal_cells: [Vec<bool>; 2],
     pub goal_reply: bool,
     pub checks_to_win: Option<u8>,
     /// Whether a move may give check.
@@ -161,6 +166,12 @@ pub struct Tables {
     pub regions: bool,
     /// Royal pieces may not face each other on an open file (`facing-royals forbidden`).
     pub facing_royals: bool,
+    /// `piece-promotion`: per side, per cell, whether it lies in the promotion zone.
+    pub piece_zone: Option<Box<[Vec<bool>; 2]>>,
+    pub piece_promotion_forced: bool,
+    /// Cells remember the kind a promoted piece was (a capture returns that to hand; FEN writes
+    /// `+P` or `Q~`).
+    pub track_origin: bool,
 }
 
 /// Hands and drops, per kind.
@@ -173,6 +184,10 @@ pub struct HandTables {
     pub demote: bool,
     /// Per side, per kind: the ranks where it may be dropped, bit `r` for rank `r` from 0.
     pub drop_ranks: [Vec<u32>; 2],
+    /// Per kind: not dropped on a file with an own piece of the kind (`drop-one-per-file`).
+    pub one_per_file: Vec<bool>,
+    /// Per kind: its drop may not checkmate (`drop-no-mate`).
+    pub no_mate: Vec<bool>,
 }
 
 impl HandTables {
@@ -201,11 +216,18 @@ impl HandTables {
                 }
             }
         }
+        let per_kind = |letters: &[char]| -> Vec<bool> {
+            (0..kinds)
+                .map(|k| letters.contains(&v.pieces[k].letter))
+                .collect()
+        };
         HandTables {
             on: true,
             captures_to_hand: h.captures_to_hand,
             demote: h.demote,
             drop_ranks,
+            one_per_file: per_kind(&h.one_per_file),
+            no_mate: per_kind(&h.no_mate),
         }
     }
 }
@@ -243,6 +265,12 @@ impl Tables {
                     .as_ref()
                     .filter(|i| i.kinds.contains(&p.letter))
                     .map(|i| (i.first, i.last)),
+                promotes_to: p
+                    .promotes
+                    .filter(|_| v.piece_promotion.is_some())
+                    .and_then(|c| v.piece_index(c))
+                    .map(|i| Kind(i as u8)),
+                stuck: None,
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
@@ -323,13 +351,15 @@ impl Tables {
             None => (Vec::new(), 0),
         };
         let mut goal_kind = vec![false; pieces.len()];
-        let mut goal_cells = vec![false; CELLS];
+        let mut goal_cells = [vec![false; CELLS], vec![false; CELLS]];
         if let Some(g) = &end.goal {
             for k in kinds(&g.kinds) {
                 goal_kind[k.index()] = true;
             }
             for &(f, r) in &g.squares {
-                goal_cells[cell(f, r) as usize] = true;
+                goal_cells[0][cell(f, r) as usize] = true;
+                let black = if g.mirrored { v.ranks - 1 - r } else { r };
+                goal_cells[1][cell(f, black) as usize] = true;
             }
         }
         let has_royal = !royal_kinds.is_empty();
@@ -346,6 +376,16 @@ impl Tables {
             || end.checks_to_win.is_some();
         let flat_attacks = FlatAttacks::build(&pieces);
         let hand = HandTables::build(v, &pieces);
+        let piece_zone = v.piece_promotion.as_ref().map(|pp| {
+            let mut zone = [vec![false; CELLS], vec![false; CELLS]];
+            for f in 0..v.files {
+                for r in 0..v.ranks {
+                    zone[0][cell(f, r) as usize] = v.ranks - 1 - r < pp.zone;
+                    zone[1][cell(f, r) as usize] = r < pp.zone;
+                }
+            }
+            Box::new(zone)
+        });
         let self_attack = pieces.iter().any(|p| {
             p.attacks
                 .iter()
@@ -384,9 +424,12 @@ impl Tables {
             goal_reply: end.goal.as_ref().is_some_and(|g| g.reply),
             checks_to_win: end.checks_to_win,
             giving_check: end.giving_check,
+            track_origin: hand.demote || piece_zone.is_some(),
             hand,
             regions,
             facing_royals,
+            piece_promotion_forced: v.piece_promotion.as_ref().is_some_and(|p| p.forced),
+            piece_zone,
         }
     }
 }

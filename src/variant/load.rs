@@ -266,6 +266,10 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         must_capture: child.must_capture.or(parent.must_capture),
         extinction_result: child.extinction_result.or(parent.extinction_result),
         initial_ranks: child.initial_ranks.or(parent.initial_ranks),
+        piece_promotion: child.piece_promotion.or(parent.piece_promotion),
+        immobile_forbidden: child.immobile_forbidden.or(parent.immobile_forbidden),
+        drop_one_per_file: child.drop_one_per_file.or(parent.drop_one_per_file),
+        drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

@@ -33,6 +33,21 @@ pub struct Variant {
     pub end: EndRules,
     pub dice: Option<Dice>,
     pub hand: HandRules,
+    /// Where pieces with a promoted form (`promotes`) promote; `None` when none has one.
+    pub piece_promotion: Option<PiecePromotion>,
+    /// No move or drop may leave a piece where it could never move again (shogi's pawn, lance
+    /// and knight on the last ranks): such a move must promote instead.
+    pub immobile_forbidden: bool,
+}
+
+/// `piece-promotion`: a piece with a promoted form may promote on a move that starts or ends in
+/// the zone; once promoted it does not promote again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PiecePromotion {
+    /// Depth of the zone in ranks, from the far edge.
+    pub zone: u8,
+    /// Promotion is compulsory whenever it is possible.
+    pub forced: bool,
 }
 
 /// Pieces in hand and how they enter the board.
@@ -49,6 +64,10 @@ pub struct HandRules {
     /// Kinds that may be dropped only on some ranks: (letters, first, last), ranks from 1
     /// counted from the dropping side's own edge.
     pub drop_ranks: Option<(Vec<char>, u8, u8)>,
+    /// Kinds that may not be dropped on a file holding an own piece of the kind (shogi's nifu).
+    pub one_per_file: Vec<char>,
+    /// Kinds whose drop may not checkmate (shogi's pawn).
+    pub no_mate: Vec<char>,
 }
 
 /// `initial-ranks`: the `i` moves of these kinds are theirs on a band of ranks, counted from the
@@ -76,6 +95,9 @@ pub struct PieceDef {
     pub royal: bool,
     /// Value in centipawns when the file gives one.
     pub value: Option<i32>,
+    /// The kind it becomes when it promotes (`piece-promotion`); FEN writes that kind `+` and
+    /// this letter.
+    pub promotes: Option<char>,
 }
 
 /// Board regions and what they do (`region`, the piece flags `confine` and `in`, `facing-royals`).
@@ -239,10 +261,12 @@ pub struct Extinction {
 pub struct Goal {
     /// Piece letters that win by reaching a goal square.
     pub kinds: Vec<char>,
-    /// Goal squares as (file, rank) from 0, the same for both sides.
+    /// Goal squares as (file, rank) from 0: the same for both sides, or White's when `mirrored`.
     pub squares: Vec<(u8, u8)>,
     /// The opponent gets one reply to reach a goal square too (then, with White to move, a draw).
     pub reply: bool,
+    /// Black's goal squares are White's mirrored across the middle rank (dobutsu's far rank).
+    pub mirrored: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,6 +283,15 @@ pub enum DiceNoMove {
 }
 
 impl Variant {
+    /// The letters of the kinds that have a promoted form.
+    pub fn promotable(&self) -> Vec<char> {
+        self.pieces
+            .iter()
+            .filter(|p| p.promotes.is_some())
+            .map(|p| p.letter)
+            .collect()
+    }
+
     pub fn piece_index(&self, letter: char) -> Option<usize> {
         let up = letter.to_ascii_uppercase();
         self.pieces.iter().position(|p| p.letter == up)

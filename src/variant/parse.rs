@@ -47,6 +47,10 @@ pub const KEYS: &[&str] = &[
     "must-capture",
     "extinction-result",
     "initial-ranks",
+    "piece-promotion",
+    "immobile",
+    "drop-one-per-file",
+    "drop-no-mate",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -60,7 +64,7 @@ fn usage(key: &str) -> &'static str {
         "region" => "`region NAME SQUARES...`, squares as `d1` or rectangles `d1-f3`",
         "facing-royals" => "`facing-royals allowed|forbidden`",
         "piece" => {
-            "`piece LETTER NAME BETZA [royal] [value N] [confine REGION] [in REGION BETZA]` or `piece LETTER -`"
+            "`piece LETTER NAME BETZA [royal] [value N] [promotes LETTER] [confine REGION] [in REGION BETZA]` or `piece LETTER -`"
         }
         "start" => {
             "`start FEN` with 6 fields (placement side castling en-passant halfmove fullmove), n-check variants with the checks field `W+B` after the en-passant one"
@@ -77,7 +81,9 @@ fn usage(key: &str) -> &'static str {
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
         "royal-loss" => "`royal-loss any|last`",
         "extinction" => "`extinction LETTERS|all [at-most N]`",
-        "goal" => "`goal LETTERS SQUARES... [reply]`, squares as `d4` or rectangles `a8-h8`",
+        "goal" => {
+            "`goal LETTERS SQUARES... [reply] [mirrored]`, squares as `d4` or rectangles `a8-h8`"
+        }
         "checks-to-win" => "`checks-to-win N|off`",
         "giving-check" => "`giving-check allowed|forbidden`",
         "captures" => "`captures to-hand|removed`",
@@ -91,6 +97,12 @@ fn usage(key: &str) -> &'static str {
         "initial-ranks" => {
             "`initial-ranks LETTERS FIRST[-LAST]`, ranks counted from the side's own edge, e.g. `initial-ranks P 1-2`"
         }
+        "piece-promotion" => {
+            "`piece-promotion zone N [optional|forced]`, N ranks from the far edge, e.g. `piece-promotion zone 3`"
+        }
+        "immobile" => "`immobile allowed|forbidden`",
+        "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
+        "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
         _ => "a known key",
     }
 }
@@ -367,8 +379,14 @@ impl FileParser {
                 count(key, key_tok, args, 2, usize::MAX)?;
                 let mut regions: Vec<Spanned<String>> =
                     args[1..].iter().map(Tok::spanned).collect();
-                let reply = regions.last().is_some_and(|r| r.value == "reply");
-                if reply {
+                // Trailing flags, in either order.
+                let (mut reply, mut mirrored) = (false, false);
+                while let Some(flag) = regions.last().map(|r| r.value.clone()) {
+                    match flag.as_str() {
+                        "reply" if !reply => reply = true,
+                        "mirrored" if !mirrored => mirrored = true,
+                        _ => break,
+                    }
                     regions.pop();
                 }
                 if regions.is_empty() {
@@ -381,6 +399,7 @@ impl FileParser {
                     letters: args[0].spanned(),
                     regions,
                     reply,
+                    mirrored,
                 });
             }
             "checks-to-win" => {
@@ -452,6 +471,55 @@ impl FileParser {
             "initial-ranks" => {
                 count(key, key_tok, args, 2, 2)?;
                 s.initial_ranks = Some(rank_band(&args[0], &args[1])?);
+            }
+            "piece-promotion" => {
+                count(key, key_tok, args, 2, 3)?;
+                if args[0].text != "zone" {
+                    return Err(args[0].span.error(format!(
+                        "unexpected `{}` in `piece-promotion`: expected {}",
+                        args[0].text,
+                        usage(key)
+                    )));
+                }
+                let res: IResult<&str, u32> = all_consuming(digits).parse(args[1].text);
+                let Ok((_, zone)) = res else {
+                    return Err(args[1].span.error(format!(
+                        "`{}` is not a number of ranks: expected {}",
+                        args[1].text,
+                        usage(key)
+                    )));
+                };
+                let forced = match args.get(2) {
+                    None => false,
+                    Some(t) => {
+                        keyword(
+                            t,
+                            "piece-promotion rule",
+                            &[("optional", false), ("forced", true)],
+                        )?
+                        .value
+                    }
+                };
+                s.piece_promotion = Some(PiecePromotionSpec {
+                    zone: Spanned {
+                        value: zone,
+                        span: args[1].span.clone(),
+                    },
+                    forced,
+                });
+            }
+            "immobile" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("allowed", false), ("forbidden", true)];
+                s.immobile_forbidden = Some(keyword(&args[0], "immobile rule", &options)?);
+            }
+            "drop-one-per-file" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.drop_one_per_file = Some(args[0].spanned());
+            }
+            "drop-no-mate" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.drop_no_mate = Some(args[0].spanned());
             }
             _ => unreachable!("every key in KEYS has a handler"),
         }
@@ -563,6 +631,7 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
     let mut value = None;
     let mut confine = None;
     let mut region_moves = None;
+    let mut promotes = None;
     let mut rest = args[3..].iter();
     while let Some(t) = rest.next() {
         match t.text {
@@ -582,7 +651,15 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
                 };
                 region_moves = Some((self::name(r, "region name")?, b.spanned()));
             }
-            "confine" | "in" => {
+            "promotes" if promotes.is_none() => {
+                let Some(l) = rest.next() else {
+                    return Err(t.span.after().error(
+                        "`promotes` needs a piece letter: expected `promotes LETTER`, e.g. `promotes G`",
+                    ));
+                };
+                promotes = Some(piece_letter(l)?);
+            }
+            "confine" | "in" | "promotes" => {
                 return Err(t.span.error(format!(
                     "`{}` is given twice: expected each piece flag once",
                     t.text
@@ -619,7 +696,7 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
             }
             other => {
                 return Err(t.span.error(format!(
-                    "unknown piece flag `{other}`: expected `royal`, `value N`, `confine REGION` or `in REGION BETZA` after the Betza string"
+                    "unknown piece flag `{other}`: expected `royal`, `value N`, `promotes LETTER`, `confine REGION` or `in REGION BETZA` after the Betza string"
                 )));
             }
         }
@@ -631,6 +708,7 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
         value,
         confine,
         region_moves,
+        promotes,
     }))
 }
 

@@ -48,6 +48,14 @@ pub struct VariantSpec {
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
+    /// `piece-promotion zone N [optional|forced]`.
+    pub piece_promotion: Option<PiecePromotionSpec>,
+    /// `immobile allowed|forbidden`: `Some(true)` is `forbidden`.
+    pub immobile_forbidden: Option<Spanned<bool>>,
+    /// `drop-one-per-file LETTERS`.
+    pub drop_one_per_file: Option<Spanned<String>>,
+    /// `drop-no-mate LETTERS`.
+    pub drop_no_mate: Option<Spanned<String>>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -90,6 +98,10 @@ impl VariantSpec {
             must_capture: None,
             extinction_result: None,
             initial_ranks: None,
+            piece_promotion: None,
+            immobile_forbidden: None,
+            drop_one_per_file: None,
+            drop_no_mate: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -145,6 +157,8 @@ pub struct PieceBody {
     pub confine: Option<Spanned<String>>,
     /// `in REGION BETZA`: standing inside the region, the piece moves by this Betza instead.
     pub region_moves: Option<(Spanned<String>, Spanned<String>)>,
+    /// `promotes L`: the kind this one becomes when it promotes (written `+` and its own letter).
+    pub promotes: Option<Spanned<char>>,
 }
 
 /// `region NAME SQUARES...`: White's squares; Black's are their mirror across the middle rank.
@@ -206,6 +220,7 @@ pub struct GoalSpec {
     /// Squares and rectangles as written: `d4`, `a8-h8`.
     pub regions: Vec<Spanned<String>>,
     pub reply: bool,
+    pub mirrored: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -214,4 +229,11 @@ pub struct InitialRanksSpec {
     /// Ranks from 1, as written: `1-2` or `2`.
     pub first: Spanned<u32>,
     pub last: Spanned<u32>,
+}
+
+/// `piece-promotion zone N [optional|forced]`: where pieces with a `promotes` kind promote.
+#[derive(Clone, Debug)]
+pub struct PiecePromotionSpec {
+    pub zone: Spanned<u32>,
+    pub forced: bool,
 }

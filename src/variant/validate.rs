@@ -93,6 +93,7 @@ impl Checker<'_> {
         let hand = self.hand(board, &declared, start.as_ref());
         let regions = self.region_rules(board, &royals);
         let initial_ranks = self.initial_ranks(board, &declared);
+        let piece_promotion = self.piece_promotion(board, &declared);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -142,7 +143,62 @@ impl Checker<'_> {
             dice: dice?,
             hand: hand?,
             regions: regions?,
+            piece_promotion: piece_promotion?,
+            immobile_forbidden: spec.immobile_forbidden.as_ref().is_some_and(|i| i.value),
         })
+    }
+
+    /// `promotes` and `piece-promotion` need each other; a promoted form is a declared piece other
+    /// than the promoting one, and a chess-style promoting pawn has no promoted form as well.
+    fn piece_promotion(
+        &mut self,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<PiecePromotion>> {
+        let spec = self.spec;
+        let before = self.diags.len();
+        let pawns = spec.promotion.as_ref().map(|p| p.pawns.value.clone());
+        let mut any = None;
+        for p in &spec.pieces {
+            let Some(to) = p.body.as_ref().and_then(|b| b.promotes.as_ref()) else {
+                continue;
+            };
+            any.get_or_insert(to.span.clone());
+            let letter = p.letter.value;
+            if to.value == letter {
+                self.err(
+                    &to.span,
+                    format!("piece {letter} promotes to itself: expected another piece's letter"),
+                );
+            } else if !declared.contains(&to.value) {
+                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                self.err(&to.span, format!("piece {letter} promotes to `{}`, which is not a declared piece: expected one of{list}", to.value));
+            }
+            if pawns.as_ref().is_some_and(|l| l.contains(letter)) {
+                self.err(&to.span, format!("piece {letter} is a promoting pawn of `promotion` and has a promoted form too: expected one of the two"));
+            }
+        }
+        match (&spec.piece_promotion, any) {
+            (None, None) => Some(None),
+            (None, Some(at)) => {
+                self.err(&at, "`promotes` without a `piece-promotion` line: expected `piece-promotion zone N` saying where pieces promote");
+                None
+            }
+            (Some(pp), None) => {
+                self.err(&pp.zone.span, "`piece-promotion` but no piece has a promoted form: expected `promotes LETTER` on some piece line");
+                None
+            }
+            (Some(pp), Some(_)) => {
+                let ranks = board.map_or(MAX_BOARD, |(_, r)| u32::from(r));
+                if !(1..=ranks).contains(&pp.zone.value) {
+                    self.err(&pp.zone.span, format!("a promotion zone of {} ranks: expected 1 to {ranks}, counted from the far edge", pp.zone.value));
+                }
+                (self.diags.len() == before).then_some(Some(PiecePromotion {
+                    zone: pp.zone.value as u8,
+                    forced: pp.forced,
+                }))
+            }
+        }
     }
 
     /// Hands exist when the start position has holdings or captures go to hand; the other hand
@@ -212,11 +268,23 @@ impl Checker<'_> {
                 );
             }
         }
+        let mut drop_letters = |l: &Option<Spanned<String>>, key: &str| -> Vec<char> {
+            let Some(l) = l else { return Vec::new() };
+            if !hands {
+                self.err(&l.span, format!("`{key}` in a game without hands: expected `captures to-hand` or holdings (`[...]`) in the start position"));
+            }
+            self.letters(l, declared, &format!("{key} pieces"))
+                .unwrap_or_default()
+        };
+        let one_per_file = drop_letters(&spec.drop_one_per_file, "drop-one-per-file");
+        let no_mate = drop_letters(&spec.drop_no_mate, "drop-no-mate");
         (self.diags.len() == before).then(|| HandRules {
             hands,
             captures_to_hand,
             demote: captures_to_hand && spec.demote.as_ref().is_none_or(|d| d.value),
             drop_ranks,
+            one_per_file,
+            no_mate,
         })
     }
 
@@ -299,6 +367,7 @@ impl Checker<'_> {
                             paths,
                             royal: body.royal.is_some(),
                             value: body.value.as_ref().map(|v| v.value),
+                            promotes: body.promotes.as_ref().map(|l| l.value),
                         })
                     }
                     Err(u) => self.err(
@@ -381,7 +450,14 @@ impl Checker<'_> {
         let setup = setup?;
         if let Some((files, ranks)) = board {
             let declared: Vec<char> = declared.iter().copied().collect();
-            for p in setup.check(files, ranks, &declared, "start position") {
+            let promotable: Vec<char> = self
+                .spec
+                .pieces
+                .iter()
+                .filter(|p| p.body.as_ref().is_some_and(|b| b.promotes.is_some()))
+                .map(|p| p.letter.value)
+                .collect();
+            for p in setup.check(files, ranks, &declared, &promotable, "start position") {
                 let span = span_of(p.at, p.len);
                 self.err(&span, p.message);
             }
@@ -703,6 +779,7 @@ impl Checker<'_> {
             kinds: kinds?,
             squares,
             reply: g.reply,
+            mirrored: g.mirrored,
         }))
     }
 
