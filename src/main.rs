@@ -45,6 +45,8 @@ enum Command {
     Xboard(XboardArgs),
     /// Speak UCI (with UCI_Variant) on stdin/stdout.
     Uci(UciArgs),
+    /// Speak USI (the shogi GUIs' UCI: SFEN positions, moves such as 7g7f and P*5e) on stdin/stdout.
+    Usi(UciArgs),
     /// Write a Fairy-Max fmax.ini for variants (warnings on stderr where Fairy-Max differs).
     Fmax(FmaxArgs),
     /// Turn the Game: blocks of an fmax.ini into acedrex variant files.
@@ -414,6 +416,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Diagram(args) => diagram(args),
         Command::Xboard(args) => xboard(args),
         Command::Uci(args) => uci(args),
+        Command::Usi(args) => usi(args),
         Command::Fmax(args) => fmax(args),
         Command::FmaxImport(args) => fmax_import(args),
         Command::Bench(args) => bench(args),
@@ -596,6 +599,16 @@ fn uci(args: UciArgs) -> anyhow::Result<ExitCode> {
         hash_mb: args.hash.map(|mb| mb as usize),
     };
     session(Protocol::Uci, BufReader::new(std::io::stdin()), &cfg)
+}
+
+/// `acedrex usi`: a USI session (shogi GUIs) on standard input and output.
+fn usi(args: UciArgs) -> anyhow::Result<ExitCode> {
+    let cfg = acedrex::protocol::Config {
+        variant_files: args.variant_files,
+        variant: args.variant,
+        hash_mb: args.hash.map(|mb| mb as usize),
+    };
+    session(Protocol::Usi, BufReader::new(std::io::stdin()), &cfg)
 }
 
 /// A protocol session answering on standard output.

@@ -12,6 +12,7 @@
 pub mod args;
 pub mod piece_to_char;
 pub mod uci;
+pub mod usi;
 pub mod xboard;
 
 use crate::game::Game;
@@ -27,13 +28,16 @@ use std::time::{Duration, Instant};
 pub enum Protocol {
     Xboard,
     Uci,
+    /// UCI's shogi dialect (see [`usi`]).
+    Usi,
 }
 
-/// The protocol a GUI's first line announces (`xboard` or `uci`), if any.
+/// The protocol a GUI's first line announces (`xboard`, `uci` or `usi`), if any.
 pub fn detect(first_line: &str) -> Option<Protocol> {
     match first_line.trim() {
         "xboard" => Some(Protocol::Xboard),
         "uci" => Some(Protocol::Uci),
+        "usi" => Some(Protocol::Usi),
         _ => None,
     }
 }
@@ -93,6 +97,7 @@ where
     match protocol {
         Protocol::Xboard => xboard::run_with(input, output, config),
         Protocol::Uci => uci::run_with(input, output, config),
+        Protocol::Usi => uci::run_dialect(input, output, config, uci::Dialect::Usi),
     }
 }
 

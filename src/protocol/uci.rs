@@ -25,6 +25,47 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 const DEFAULT_VARIANT: &str = "chess";
+
+/// UCI, or its shogi dialect USI: the same session, other text for squares, moves and positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Usi,
+}
+
+impl Dialect {
+    /// The variant a session starts in: chess for UCI GUIs, shogi for USI ones.
+    fn default_variant(self) -> &'static str {
+        match self {
+            Dialect::Uci => DEFAULT_VARIANT,
+            Dialect::Usi => "shogi",
+        }
+    }
+
+    fn move_text(self, pos: &Position, m: Move) -> String {
+        match self {
+            Dialect::Uci => pos.move_text(m),
+            Dialect::Usi => super::usi::move_text(pos, m),
+        }
+    }
+
+    fn parse_move(self, pos: &mut Position, text: &str) -> Result<Move, String> {
+        match self {
+            Dialect::Uci => pos.parse_move(text).map_err(|e| e.to_string()),
+            Dialect::Usi => {
+                let t = &pos.game().tables;
+                let own = super::usi::to_acedrex(text, t.files, t.ranks).ok_or_else(|| {
+                    format!("`{text}` is not a USI move (expected e.g. 7g7f, 8h2b+ or P*5e)")
+                })?;
+                // Errors name the move as the GUI wrote it.
+                pos.parse_move(&own).map_err(|e| {
+                    e.to_string()
+                        .replace(&format!("`{own}`"), &format!("`{text}`"))
+                })
+            }
+        }
+    }
+}
 /// Subtrees of this many plies are counted without looking at `stop` (a fraction of a second).
 const PERFT_UNSTOPPABLE: u32 = 3;
 
@@ -43,6 +84,15 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
+    run_dialect(input, output, config, Dialect::Uci)
+}
+
+/// Runs UCI or USI with the settings of `config`.
+pub fn run_dialect<R, W>(input: R, output: W, config: &Config, dialect: Dialect) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
     let (tx, rx) = mpsc::channel();
     spawn_reader(input, tx.clone());
     let out = Out::new(output);
@@ -53,7 +103,7 @@ where
         }
     }
     let want = config.start_hash_mb();
-    let mut session = Session::new(out, tx, registry, want);
+    let mut session = Session::new(out, tx, registry, want, dialect);
     if session.hash_mb != want {
         session.error(&format!(
             "--hash {want}: not available, the table is {} MB",
@@ -63,7 +113,7 @@ where
     if let Some(v) = &config.variant
         && !session.set_variant(v)?
     {
-        session.set_variant(DEFAULT_VARIANT)?;
+        session.set_variant(dialect.default_variant())?;
     }
     session.serve(rx)
 }
@@ -90,6 +140,7 @@ struct Perft {
 }
 
 struct Session {
+    dialect: Dialect,
     out: Out,
     tx: Sender<Event>,
     registry: Registry,
@@ -112,13 +163,22 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, tx: Sender<Event>, registry: Registry, hash_mb: usize) -> Session {
-        let game = registry.game(DEFAULT_VARIANT).expect("built-in chess");
+    fn new(
+        out: Out,
+        tx: Sender<Event>,
+        registry: Registry,
+        hash_mb: usize,
+        dialect: Dialect,
+    ) -> Session {
+        let game = registry
+            .game(dialect.default_variant())
+            .expect("a built-in default variant");
         let mut engine = Engine::new(hash_mb, 1);
         if engine.hash_mb() != hash_mb {
             engine.set_hash(DEFAULT_HASH_MB);
         }
         Session {
+            dialect,
             out,
             tx,
             registry,
@@ -244,9 +304,22 @@ impl Session {
             .map_or((line, ""), |(w, r)| (w, r.trim()));
         match word {
             "" | "debug" | "register" => Ok(()),
-            "uci" => self.identify(),
+            "uci" => {
+                self.dialect = Dialect::Uci;
+                self.identify()
+            }
+            "usi" => {
+                // A shogi GUI: USI text, and shogi unless a variant was chosen already.
+                if self.dialect != Dialect::Usi {
+                    self.dialect = Dialect::Usi;
+                    if self.variant == DEFAULT_VARIANT {
+                        self.set_variant(Dialect::Usi.default_variant())?;
+                    }
+                }
+                self.identify()
+            }
             "isready" => self.send("readyok"),
-            "ucinewgame" => {
+            "ucinewgame" | "usinewgame" => {
                 match &mut self.engine {
                     Some(e) => e.clear(),
                     None => self.clear_pending = true,
@@ -266,6 +339,8 @@ impl Session {
                 Ok(())
             }
             "fen" => self.send(&format!("info string fen {}", self.pos.fen())),
+            // USI's result notice: nothing to do.
+            "gameover" => Ok(()),
             _ => self.error(&format!("unknown command: {}", printable(line))),
         }
     }
@@ -281,7 +356,10 @@ impl Session {
         ))?;
         self.send(&self.variant_option())?;
         self.send("option name VariantPath type string default <empty>")?;
-        self.send("uciok")
+        self.send(match self.dialect {
+            Dialect::Uci => "uciok",
+            Dialect::Usi => "usiok",
+        })
     }
 
     fn variant_option(&self) -> String {
@@ -291,7 +369,10 @@ impl Session {
             .iter()
             .map(|n| format!(" var {n}"))
             .collect();
-        format!("option name UCI_Variant type combo default {DEFAULT_VARIANT}{vars}")
+        format!(
+            "option name UCI_Variant type combo default {}{vars}",
+            self.dialect.default_variant()
+        )
     }
 
     /// `setoption name <id> [value <x>]`; names are matched without regard to case.
@@ -394,15 +475,20 @@ impl Session {
             Ok(Position::start(&game))
         } else if let Some(fen) = setup.strip_prefix("fen ") {
             Position::from_fen(&game, fen).map_err(|e| e.to_string())
+        } else if let Some(sfen) = setup.strip_prefix("sfen ") {
+            super::usi::sfen_to_fen(sfen)
+                .and_then(|fen| Position::from_fen(&game, &fen).map_err(|e| e.to_string()))
         } else {
-            Err(format!("expected `startpos` or `fen FEN`: position {rest}"))
+            Err(format!(
+                "expected `startpos`, `fen FEN` or `sfen SFEN`: position {rest}"
+            ))
         };
         let mut pos = match start {
             Ok(p) => p,
             Err(e) => return self.error(&e),
         };
         for text in moves.split_whitespace() {
-            match pos.parse_move(text) {
+            match self.dialect.parse_move(&mut pos, text) {
                 Ok(m) => pos.make(m),
                 Err(e) => return self.error(&format!("position command: {e}")),
             }
@@ -423,7 +509,24 @@ impl Session {
         let mut ponder = false;
         let mut tokens = rest.split_whitespace().peekable();
         let ms = Duration::from_millis(1);
+        let usi = self.dialect == Dialect::Usi;
         while let Some(key) = tokens.next() {
+            // USI's `btime` is the first player's clock, acedrex's White; `byoyomi` is a
+            // per-move allowance after the main time, taken here as both sides' increment.
+            let key = match (usi, key) {
+                (true, "btime") => "wtime",
+                (true, "wtime") => "btime",
+                (true, "binc") => "winc",
+                (true, "winc") => "binc",
+                _ => key,
+            };
+            if usi && key == "byoyomi" {
+                if let Some(d) = self.go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))? {
+                    limits.winc = Some(limits.winc.unwrap_or_default() + d);
+                    limits.binc = Some(limits.binc.unwrap_or_default() + d);
+                }
+                continue;
+            }
             let ok = match key {
                 "wtime" => self
                     .go_arg(key, args::clock(tokens.next().unwrap_or(""), ms))?
@@ -546,9 +649,10 @@ impl Session {
                 cap
             }
         });
+        let dialect = self.dialect;
         let handle = std::thread::spawn(move || {
             let mut on_info = |info: &crate::search::Info| {
-                let _ = out.line(&info_line(&pos, info));
+                let _ = out.line(&dialect_info_line(&pos, info, dialect));
             };
             let result = engine.search(&pos, &limits, &stop2, &mut on_info);
             let _ = tx.send(Event::Done(id));
@@ -617,16 +721,19 @@ impl Session {
                     .as_ref()
                     .filter(|r| r.best == Some(m))
                     .and_then(|r| r.ponder);
-                let mut line = format!("bestmove {}", root.move_text(m));
+                let mut line = format!("bestmove {}", self.dialect.move_text(&root, m));
                 if let Some(p) = ponder {
                     root.make(m);
                     if root.legal_moves().contains(&p) {
-                        line += &format!(" ponder {}", root.move_text(p));
+                        line += &format!(" ponder {}", self.dialect.move_text(&root, p));
                     }
                 }
                 self.send(&line)
             }
-            None => self.send("bestmove (none)"),
+            None => self.send(match self.dialect {
+                Dialect::Uci => "bestmove (none)",
+                Dialect::Usi => "bestmove resign",
+            }),
         }
     }
 
@@ -637,10 +744,11 @@ impl Session {
         let id = self.next_id;
         self.next_id += 1;
         let (tx, stop2) = (self.tx.clone(), stop.clone());
+        let dialect = self.dialect;
         let handle = std::thread::spawn(move || {
             let rows = divide(&mut pos, depth, &stop2).map(|rows| {
                 rows.into_iter()
-                    .map(|(m, n)| (pos.move_text(m), n))
+                    .map(|(m, n)| (dialect.move_text(&pos, m), n))
                     .collect()
             });
             let _ = tx.send(Event::Done(id));
@@ -709,10 +817,15 @@ fn looks_like_move(word: &str) -> bool {
 
 /// The UCI-style info line of one iteration.
 pub fn info_line(pos: &Position, info: &Info) -> String {
+    dialect_info_line(pos, info, Dialect::Uci)
+}
+
+/// The info line with the dialect's move text.
+fn dialect_info_line(pos: &Position, info: &Info, dialect: Dialect) -> String {
     let mut p = pos.clone();
     let mut pv = Vec::new();
     for &m in &info.pv {
-        pv.push(p.move_text(m));
+        pv.push(dialect.move_text(&p, m));
         p.make(m);
     }
     format!(
@@ -749,6 +862,7 @@ mod tests {
             tx,
             Registry::builtin(),
             DEFAULT_HASH_MB,
+            Dialect::Uci,
         );
         s.engine = None;
         s.search = Some(Running {
