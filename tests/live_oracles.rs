@@ -56,6 +56,12 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "suicide",
     "losers",
     "horde",
+    "shogi",
+    "minishogi",
+    "judkins",
+    "gorogoro",
+    "euroshogi",
+    "dobutsu",
 ];
 
 fn seed(default: u64) -> u64 {

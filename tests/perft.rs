@@ -286,6 +286,36 @@ fn horde_matches_fairy_stockfish() {
     run_suite("horde", include_str!("perft/horde.epd"));
 }
 
+#[test]
+fn shogi_matches_fairy_stockfish() {
+    run_suite("shogi", include_str!("perft/shogi.epd"));
+}
+
+#[test]
+fn minishogi_matches_fairy_stockfish() {
+    run_suite("minishogi", include_str!("perft/minishogi.epd"));
+}
+
+#[test]
+fn judkins_shogi_matches_fairy_stockfish() {
+    run_suite("judkins", include_str!("perft/judkins.epd"));
+}
+
+#[test]
+fn gorogoro_shogi_matches_fairy_stockfish() {
+    run_suite("gorogoro", include_str!("perft/gorogoro.epd"));
+}
+
+#[test]
+fn euroshogi_matches_fairy_stockfish() {
+    run_suite("euroshogi", include_str!("perft/euroshogi.epd"));
+}
+
+#[test]
+fn dobutsu_shogi_matches_fairy_stockfish() {
+    run_suite("dobutsu", include_str!("perft/dobutsu.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

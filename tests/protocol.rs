@@ -955,3 +955,37 @@ fn uci_drops() {
         "the illegal drop is reported: {out}"
     );
 }
+
+#[test]
+fn usi_speaks_shogi_coordinates_and_sfen() {
+    let out = uci("usi\nisready\nusinewgame\n\
+         position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e 5a4b 4e3d\ngo perft 1\nisready\n\
+         position sfen lnsg1g1nl/1r3k1s1/pppppp1pp/6B2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w Pb 8\n\
+         go depth 2\n#wait 1\nposition sfen 8k/9/9/9/9/9/9/9/K8 b - 1 moves 9i9h 1a1b\n\
+         fen\nposition startpos moves 7g7f 7g7f\nquit\n");
+    assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
+    // After the seven moves Black (gote) may drop its bishop, e.g. on 5e; Fairy-Stockfish counts
+    // 75 moves here.
+    assert!(
+        out.contains("B*5e: 1") && out.contains("Nodes searched: 75"),
+        "{out}"
+    );
+    let best = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove: {out}"));
+    let best = best.split_whitespace().next().unwrap_or("");
+    let b = best.as_bytes();
+    assert!(
+        (b.len() >= 4 && b[0].is_ascii_digit() && b[1].is_ascii_lowercase()) || best.contains('*'),
+        "a USI move: {best}"
+    );
+    assert!(
+        out.contains("info string fen 9/8k/9/9/9/9/9/K8/9[] w - - 2 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error position command: `7g7f` is not legal here"),
+        "{out}"
+    );
+}

@@ -67,6 +67,12 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("suicide", &["suicide"]),
     ("losers", &["losers"]),
     ("horde", &["horde"]),
+    ("shogi", &["shogi"]),
+    ("minishogi", &["minishogi"]),
+    ("judkins", &["judkins"]),
+    ("gorogoro", &["gorogoro"]),
+    ("euroshogi", &["euroshogi"]),
+    ("dobutsu", &["dobutsu"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -21,10 +21,14 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             '3check', '5check', 'kingofthehill', 'racingkings', 'extinction', 'kinglet', 'threekings',
             'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse',
             'xiangqi', 'minixiangqi', 'manchu',
-            'antichess', 'giveaway', 'suicide', 'losers', 'horde']
+            'antichess', 'giveaway', 'suicide', 'losers', 'horde',
+            'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
+SHOGI_LETTERS = ('p pawn (fW), l lance (fR), n knight (shogi knight ffN), s silver (FfW), g gold (WfF), b bishop, '
+                 'h horse (BW, the promoted bishop), r rook, d dragon (RF, the promoted rook), k king; a promoted '
+                 'piece is written +p, +l, +n, +s (each moves as a gold), +b, +r')
 LETTERS = {
     'chess': 'p pawn, n knight, b bishop, r rook, q queen, k king',
     'shatranj': 'p pawn, n knight, b alfil (2,2)-leaper, r rook, q fers (ferz, 1 step diagonal), k king',
@@ -55,6 +59,13 @@ LETTERS = {
     'extinction': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
     'kinglet': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
     'threekings': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'shogi': SHOGI_LETTERS,
+    'minishogi': SHOGI_LETTERS,
+    'judkins': SHOGI_LETTERS,
+    'gorogoro': SHOGI_LETTERS,
+    'euroshogi': SHOGI_LETTERS.replace('n knight (shogi knight ffN)', 'n knight (ffNsW)'),
+    'dobutsu': 'c chick (fW), h hen (gold WfF, the promoted chick, written +c), e elephant (F), g giraffe (W), '
+               'l lion (king)',
     'crazyhouse': CHESS_LETTERS,
     'loop': CHESS_LETTERS,
     'chessgi': CHESS_LETTERS,
@@ -130,6 +141,16 @@ NOTES = {
     'suicide': 'as antichess; stalemate goes to the side with fewer pieces (no moves either way).',
     'losers': 'chess with check and castling; a side that can capture legally must; a side left with only its '
               'king has won, whoever is to move (no moves).',
+    'shogi': 'captures go to hand demoted; drops "P@e5"; a move starting or ending in the far 3 ranks may promote '
+             '("h8c3+"); no pawn or lance left on the last rank, no knight on the last two (those moves must promote, '
+             'those drops are not made); no pawn dropped on a file with an own unpromoted pawn; a pawn-drop mate is '
+             'made (the mated side has won: no moves); a side without moves has lost.',
+    'minishogi': 'as shogi on 5x5, promotion on the last rank.',
+    'judkins': 'as shogi on 6x6, promotion in the last two ranks.',
+    'gorogoro': 'as shogi on 5x6, promotion in the last two ranks.',
+    'euroshogi': 'as shogi on 8x8, promotion in the last three ranks compulsory.',
+    'dobutsu': 'captures go to hand; drops anywhere (no file, mate or immobility rule); the chick promotes on the far '
+               'rank (optional); a lion on the far rank has won (no moves).',
     'horde': 'White has no king; pawns on their first rank double step as well (a1a3, no e.p. square set), '
              'also after moving there from nowhere else; a side without pieces has lost (no moves).',
 }
@@ -165,6 +186,13 @@ CASTLING = {
 # the generals, the elephant's river and eye, the soldier across the river, the horse's leg, a stalemate;
 # a promoted piece taken into hand; holdings that do not come from captures).
 RULES = {
+    # Nifu, a pawn-drop mate (Fairy-Stockfish makes it; the mated side has won), drops and moves left
+    # immobile, a promoted piece taken into hand as what it was, a promotion on leaving the zone.
+    'shogi': ['4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1', 'kn7/9/1G7/9/9/9/9/9/8K[P] w - - 0 1',
+              '4k4/P8/9/9/9/9/9/9/4K4[NLP] w - - 0 1', '4k4/9/9/9/9/9/4+p4/4G4/4K4[] w - - 0 1',
+              '4k4/9/2S6/9/9/9/9/9/4K4[] w - - 0 1', '4k4/9/9/9/9/9/9/n8/4K4[l] b - - 0 1'],
+    'euroshogi': ['3k4/8/2N5/8/8/8/8/3K4[] w - - 0 1', '3k4/P7/8/8/8/8/8/3K4[n] w - - 0 1'],
+    'dobutsu': ['2l/L2/3/3[] w - - 0 1', '2l/3/1C1/L2[] w - - 0 1', '3/l2/3/2L[Cc] b - - 0 1'],
     # A promoted queen (`Q~`) to be taken: crazyhouse hands it back as a pawn, loop as a queen.
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],

@@ -14,6 +14,9 @@ import argparse
 import json
 import subprocess
 import sys
+import re
+
+MOVE = re.compile(r"[A-Za-z0-9@+=,]+")
 
 
 class Fsf:
@@ -51,7 +54,8 @@ class Fsf:
     def perft(self, position, depth):
         """Return (total, {move: count}) of `go perft depth` from a `position ...` command."""
         out = self.ask(position, f'go perft {depth}', until='Nodes searched')
-        moves = dict(l.split(': ') for l in out if ': ' in l and l.split(':')[0].isalnum())
+        # Move lines: `e2e4: 20`, drops `P@e4: 3`, shogi promotions `h8c3+: 1`.
+        moves = dict(l.split(': ') for l in out if ': ' in l and MOVE.fullmatch(l.split(':')[0]))
         return int(out[-1].split()[-1]), {m: int(n) for m, n in moves.items()}
 
     def close(self):
