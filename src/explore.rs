@@ -117,6 +117,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
         dice: None,
         hand: Default::default(),
         regions: Default::default(),
+        shuffle: None,
     })
 }
 

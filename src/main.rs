@@ -358,14 +358,19 @@ struct PositionArgs {
     /// Moves to play first, space separated, in coordinate notation.
     #[arg(long, default_value = "")]
     moves: String,
+    /// Start from arrangement N of a shuffle variant's back rank (fischerandom: Scharnagl's
+    /// number, 518 the orthodox start).
+    #[arg(long, conflicts_with = "fen")]
+    shuffle: Option<u64>,
 }
 
 impl PositionArgs {
     fn position(&self) -> anyhow::Result<Position> {
         let game: Arc<Game> = Game::new(acedrex::variant::load(&self.variant)?);
-        let mut pos = match &self.fen {
-            Some(f) => Position::from_fen(&game, f)?,
-            None => Position::start(&game),
+        let mut pos = match (&self.fen, self.shuffle) {
+            (Some(f), _) => Position::from_fen(&game, f)?,
+            (None, Some(n)) => Position::from_setup(&game, &game.variant.start_arrangement(n)?)?,
+            (None, None) => Position::start(&game),
         };
         for (i, text) in self.moves.split_whitespace().enumerate() {
             let m = pos

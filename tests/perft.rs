@@ -286,6 +286,16 @@ fn horde_matches_fairy_stockfish() {
     run_suite("horde", include_str!("perft/horde.epd"));
 }
 
+#[test]
+fn fischerandom_matches_fairy_stockfish() {
+    run_suite("fischerandom", include_str!("perft/fischerandom.epd"));
+}
+
+#[test]
+fn caparandom_matches_fairy_stockfish() {
+    run_suite("caparandom", include_str!("perft/caparandom.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

@@ -67,6 +67,8 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("suicide", &["suicide"]),
     ("losers", &["losers"]),
     ("horde", &["horde"]),
+    ("fischerandom", &["fischerandom"]),
+    ("caparandom", &["caparandom"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

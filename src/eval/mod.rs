@@ -195,6 +195,7 @@ fn calibration() -> (f64, f64) {
             dice: None,
             hand: Default::default(),
             regions: Default::default(),
+            shuffle: None,
         };
         let game = Game::new(v);
         let mut s = scratch(&game);

@@ -266,6 +266,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         must_capture: child.must_capture.or(parent.must_capture),
         extinction_result: child.extinction_result.or(parent.extinction_result),
         initial_ranks: child.initial_ranks.or(parent.initial_ranks),
+        castling_any: child.castling_any.or(parent.castling_any),
+        start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

@@ -48,6 +48,9 @@ pub struct VariantSpec {
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
+    /// `castling-partner corner|any`: `true` for `any`.
+    pub castling_any: Option<Spanned<bool>>,
+    pub start_shuffle: Option<ShuffleSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -90,6 +93,8 @@ impl VariantSpec {
             must_capture: None,
             extinction_result: None,
             initial_ranks: None,
+            castling_any: None,
+            start_shuffle: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -189,6 +194,14 @@ pub struct DiceSpec {
 pub struct ExtinctionSpec {
     pub letters: Spanned<String>,
     pub at_most: Option<Spanned<u32>>,
+}
+
+/// `start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`.
+#[derive(Clone, Debug)]
+pub struct ShuffleSpec {
+    pub letters: Spanned<String>,
+    pub colours: Vec<Spanned<String>>,
+    pub between: Option<(Spanned<String>, Spanned<String>)>,
 }
 
 #[derive(Clone, Debug)]
