@@ -225,3 +225,22 @@ fn bad_shuffles_are_reported() {
         d[0]
     );
 }
+
+#[test]
+fn xboard_edit_mode_gives_back_rank_kings_and_rooks_their_rights() {
+    let out = xboard_session(
+        "xboard\nprotover 2\nvariant fischerandom\nforce\nedit\n#\nKb1\nRa1\nRh1\nc\nKg8\nRf8\n.\nfen\n",
+    );
+    assert!(out.contains("5rk1/8/8/8/8/8/8/RK5R w HAf - 0 1"), "{out}");
+}
+
+#[test]
+fn san_names_castling_by_the_rooks_side() {
+    let g = game("fischerandom");
+    let mut pos = Position::from_fen(&g, "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1").unwrap();
+    for (text, san) in [("g1h1", "O-O"), ("g1b1", "O-O-O")] {
+        let m = pos.parse_move(text).unwrap();
+        assert_eq!(acedrex::pgn::san(&mut pos, m), san);
+        assert_eq!(acedrex::pgn::parse_san(&mut pos, san).unwrap(), m);
+    }
+}
