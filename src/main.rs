@@ -127,6 +127,9 @@ struct PlayArgs {
     /// Start from this FEN.
     #[arg(long)]
     fen: Option<String>,
+    /// Start from arrangement N of a shuffle variant's back rank (fischerandom: Scharnagl's number).
+    #[arg(long, conflicts_with = "fen")]
+    shuffle: Option<u64>,
     /// Roll the variant's die each turn: only the rolled piece type may move.
     #[arg(long)]
     dice: bool,
@@ -531,9 +534,17 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
 
 /// `acedrex play`: a game against the engine in the terminal.
 fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let fen = match args.shuffle {
+        Some(n) => Some(
+            acedrex::variant::load(&args.variant)?
+                .start_arrangement(n)?
+                .fen(),
+        ),
+        None => args.fen,
+    };
     acedrex::play::play(PlayOptions {
         variant: args.variant,
-        fen: args.fen,
+        fen,
         dice: args.dice,
         seat: if args.black { Seat::Black } else { Seat::White },
         level: args.level,
