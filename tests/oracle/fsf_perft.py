@@ -4,7 +4,8 @@
   python3 tests/oracle/fsf_perft.py [--engine /usr/games/fairy-stockfish] [--seed 1] [--limit 3000000]
 
 For each variant: the start position plus 12 positions reached by seeded random play (4..60 plies), each
-with perft counts for depths 1.. up to the largest depth whose count stays under --limit (depth 2 always).
+with perft counts for depths 1.. up to the largest depth whose count stays under --limit (depth 2 always);
+shuffle variants (fischerandom, caparandom) add seeded shuffled starts, each with random walks from it.
 Also writes tests/perft/chess-cpw.epd (Chess Programming Wiki table) and checks its shallow counts against
 Fairy-Stockfish. Needs the Debian package fairy-stockfish. Python 3 standard library only; speaks to the
 engine through tests/peers/fairy_stockfish.py.
