@@ -244,3 +244,31 @@ fn san_names_castling_by_the_rooks_side() {
         assert_eq!(acedrex::pgn::parse_san(&mut pos, san).unwrap(), m);
     }
 }
+
+#[test]
+fn selfplay_games_start_from_shuffled_arrangements() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_acedrex"))
+        .args(["selfplay", "2", "--variant", "fischerandom", "--depth", "1"])
+        .output()
+        .unwrap();
+    let pgn = String::from_utf8_lossy(&out.stdout);
+    let fens: Vec<&str> = pgn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[FEN \""))
+        .collect();
+    assert_eq!(fens.len(), 2, "{pgn}");
+    assert_ne!(fens[0], fens[1]);
+    let g = game("fischerandom");
+    for f in fens {
+        let setup = Setup::parse(f.trim_end_matches("\"]")).unwrap();
+        assert!(
+            g.variant
+                .shuffle
+                .as_ref()
+                .unwrap()
+                .number_of(&setup)
+                .is_some(),
+            "{f}"
+        );
+    }
+}
