@@ -66,6 +66,17 @@ impl Game {
             let royal = start.squares().find(|(_, p)| {
                 p.side == side && v.piece_index(p.letter).is_some_and(|i| t.pieces[i].king)
             });
+            if t.castle_any.is_some() {
+                // Chess960 (XBoard's edit mode): a king and rooks anywhere on the back rank castle.
+                let Some(((_, kr), k)) = royal else { continue };
+                if setup
+                    .squares()
+                    .any(|((_, r), p)| r == kr && (p.side, p.letter) == (side, k.letter))
+                {
+                    rights.extend([Right::King(side), Right::Queen(side)]);
+                }
+                continue;
+            }
             let Some(((_, kr), _)) = royal.filter(|&(sq, _)| same(sq)) else {
                 continue;
             };

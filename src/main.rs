@@ -129,6 +129,9 @@ struct PlayArgs {
     /// Start from this FEN.
     #[arg(long)]
     fen: Option<String>,
+    /// Start from arrangement N of a shuffle variant's back rank (fischerandom: Scharnagl's number).
+    #[arg(long, conflicts_with = "fen")]
+    shuffle: Option<u64>,
     /// Roll the variant's die each turn: only the rolled piece type may move.
     #[arg(long)]
     dice: bool,
@@ -360,14 +363,19 @@ struct PositionArgs {
     /// Moves to play first, space separated, in coordinate notation.
     #[arg(long, default_value = "")]
     moves: String,
+    /// Start from arrangement N of a shuffle variant's back rank (fischerandom: Scharnagl's
+    /// number, 518 the orthodox start).
+    #[arg(long, conflicts_with = "fen")]
+    shuffle: Option<u64>,
 }
 
 impl PositionArgs {
     fn position(&self) -> anyhow::Result<Position> {
         let game: Arc<Game> = Game::new(acedrex::variant::load(&self.variant)?);
-        let mut pos = match &self.fen {
-            Some(f) => Position::from_fen(&game, f)?,
-            None => Position::start(&game),
+        let mut pos = match (&self.fen, self.shuffle) {
+            (Some(f), _) => Position::from_fen(&game, f)?,
+            (None, Some(n)) => Position::from_setup(&game, &game.variant.start_arrangement(n)?)?,
+            (None, None) => Position::start(&game),
         };
         for (i, text) in self.moves.split_whitespace().enumerate() {
             let m = pos
@@ -529,9 +537,17 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
 
 /// `acedrex play`: a game against the engine in the terminal.
 fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let fen = match args.shuffle {
+        Some(n) => Some(
+            acedrex::variant::load(&args.variant)?
+                .start_arrangement(n)?
+                .fen(),
+        ),
+        None => args.fen,
+    };
     acedrex::play::play(PlayOptions {
         variant: args.variant,
-        fen: args.fen,
+        fen,
         dice: args.dice,
         seat: if args.black { Seat::Black } else { Seat::White },
         level: args.level,

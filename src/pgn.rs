@@ -262,7 +262,8 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     let game = pos.game().clone();
     let mut s = String::new();
     if m.kind() == MoveKind::Castle {
-        s += if m.to > m.from { "O-O" } else { "O-O-O" };
+        // The partner's side names it: in Chess960 the king may stay or move away from it.
+        s += if m.extra() > m.from { "O-O" } else { "O-O-O" };
     } else if let Some(k) = m.dropped() {
         // Drops as crazyhouse PGN writes them, pawns included: `P@e4`.
         s += &format!("{}@{}", game.letter(k), square_name(m.to));
@@ -356,7 +357,7 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     if let Some(right) = castle {
         return legal
             .into_iter()
-            .find(|m| m.kind() == MoveKind::Castle && (m.to > m.from) == right)
+            .find(|m| m.kind() == MoveKind::Castle && (m.extra() > m.from) == right)
             .ok_or_else(|| SanError::NoCastling(text.into()));
     }
     let game = pos.game().clone();

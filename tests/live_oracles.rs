@@ -62,6 +62,8 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "gorogoro",
     "euroshogi",
     "dobutsu",
+    "fischerandom",
+    "caparandom",
 ];
 
 fn seed(default: u64) -> u64 {
@@ -114,7 +116,14 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
         let mut rng = Rng(seed ^ variant.len() as u64);
         let mut cases = Vec::new();
         for _ in 0..4 {
-            let mut pos = Position::start(&g);
+            // Shuffle variants walk from a fresh arrangement of their back rank.
+            let mut pos = match &g.variant.shuffle {
+                Some(_) => {
+                    let n = rng.below(usize::MAX) as u64;
+                    Position::from_setup(&g, &g.variant.random_start(n)).expect("a start")
+                }
+                None => Position::start(&g),
+            };
             let plies = 10 + rng.below(50);
             random_walk(&mut pos, &mut rng, plies);
             // Fairy-Stockfish ends shatranj and courier games at a bare king; skip those positions.

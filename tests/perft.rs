@@ -316,6 +316,16 @@ fn dobutsu_shogi_matches_fairy_stockfish() {
     run_suite("dobutsu", include_str!("perft/dobutsu.epd"));
 }
 
+#[test]
+fn fischerandom_matches_fairy_stockfish() {
+    run_suite("fischerandom", include_str!("perft/fischerandom.epd"));
+}
+
+#[test]
+fn caparandom_matches_fairy_stockfish() {
+    run_suite("caparandom", include_str!("perft/caparandom.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

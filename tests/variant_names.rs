@@ -73,6 +73,8 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("gorogoro", &["gorogoro"]),
     ("euroshogi", &["euroshogi"]),
     ("dobutsu", &["dobutsu"]),
+    ("fischerandom", &["fischerandom"]),
+    ("caparandom", &["caparandom"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -198,6 +198,7 @@ fn calibration() -> (f64, f64) {
             regions: Default::default(),
             piece_promotion: None,
             immobile_forbidden: false,
+            shuffle: None,
         };
         let game = Game::new(v);
         let mut s = scratch(&game);

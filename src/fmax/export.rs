@@ -644,6 +644,15 @@ fn rule_warnings(v: &Variant, warnings: &mut Vec<String>) {
                 .into(),
         );
     }
+    if v.castling.any_file {
+        w(
+            "Chess960 castling is not expressible in Fairy-Max; it castles only with corner pieces"
+                .into(),
+        );
+    }
+    if v.shuffle.is_some() {
+        w("shuffled starts: the exported block holds only the `start` arrangement".into());
+    }
     if v.dice.is_some() {
         w("dice are not expressible in Fairy-Max; it plays without".into());
     }

@@ -100,7 +100,13 @@ pub fn generate(
     let mut tried = 0;
     while fens.len() < opts.count && tried < 50 * opts.count.max(1) {
         tried += 1;
-        let Some(mut pos) = random_walk(&start, opts.plies, &mut rng) else {
+        // A shuffle variant's openings start from fresh arrangements of its back rank.
+        let shuffled = game.variant.shuffle.as_ref().map(|_| {
+            let setup = game.variant.random_start(rng.random::<u64>());
+            Position::from_setup(&game, &setup).expect("a shuffled start loads")
+        });
+        let Some(mut pos) = random_walk(shuffled.as_ref().unwrap_or(&start), opts.plies, &mut rng)
+        else {
             continue;
         };
         // Same placement, side, rights and e.p. square: the same opening.

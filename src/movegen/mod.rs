@@ -373,6 +373,9 @@ impl Position {
     }
 
     fn castle(&self, from: u16, dir: i8, n: u8, own: u8, out: &mut Vec<Move>) {
+        if let Some(home) = self.game().tables.castle_any {
+            return self.castle_any(from, dir, n, home[self.side.index()], own, out);
+        }
         let dir = dir as i16;
         let mut sq = from as i16 + dir;
         let mut dist = 1;
@@ -391,6 +394,40 @@ impl Position {
         }
         let to = (from as i16 + dir * n as i16) as u16;
         out.push(Move::new(from, to, MoveKind::Castle).with_extra(sq as u16));
+    }
+
+    /// Chess960 castling: the partner is the first piece beyond the king on its rank, an unmoved
+    /// castling partner; the king lands `n` files from its start file (`home`), the partner on the
+    /// square before it, and every square either crosses is empty but for the two of them.
+    fn castle_any(&self, from: u16, dir: i8, n: u8, home: u8, own: u8, out: &mut Vec<Move>) {
+        let t = &self.game().tables;
+        let dir = dir as i16;
+        let file = home as i16 + dir * n as i16;
+        if !(0..t.files as i16).contains(&file) {
+            return;
+        }
+        let mut sq = from as i16 + dir;
+        while self.board[sq as usize].is_empty() {
+            sq += dir;
+        }
+        let c = self.board[sq as usize];
+        if c.bits() & own == 0 || !self.virgin[sq as usize] {
+            return;
+        }
+        let p = &t.pieces[c.kind().index()];
+        if !p.rights || !p.program[0].castles.is_empty() {
+            return;
+        }
+        let to = crate::geometry::cell(file as u8, crate::geometry::rank_of(from)) as i16;
+        let rook_to = to - dir;
+        let (lo, hi) = (
+            from.min(to as u16).min(sq as u16).min(rook_to as u16),
+            from.max(to as u16).max(sq as u16).max(rook_to as u16),
+        );
+        if (lo..=hi).any(|x| x != from && x != sq as u16 && !self.board[x as usize].is_empty()) {
+            return;
+        }
+        out.push(Move::new(from, to as u16, MoveKind::Castle).with_extra(sq as u16));
     }
 
     /// Is `target` attacked by a piece of `by`?

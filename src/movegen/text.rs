@@ -4,7 +4,7 @@
 //! XBoard and Fairy-Stockfish write them; either case is read).
 
 use crate::geometry::{parse_square, square_name};
-use crate::position::{Move, Position};
+use crate::position::{Move, MoveKind, Position};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
@@ -21,7 +21,14 @@ impl Position {
         if let Some(k) = m.dropped() {
             return format!("{}@{}", self.game().letter(k), square_name(m.to));
         }
-        let mut s = square_name(m.from) + &square_name(m.to);
+        // Chess960 castling is written as the king taking its own partner (`g1h1`), as
+        // Fairy-Stockfish and UCI_Chess960 write it: the king's square alone can be ambiguous.
+        let to = if m.kind() == MoveKind::Castle && self.game().tables.castle_any.is_some() {
+            m.extra()
+        } else {
+            m.to
+        };
+        let mut s = square_name(m.from) + &square_name(to);
         if let Some(t) = m.promotion() {
             if self.is_piece_promotion(m) {
                 s.push('+');
@@ -78,11 +85,22 @@ impl Position {
             }
             _ => return Err(syntax()),
         };
-        let candidates: Vec<Move> = self
-            .legal_moves()
+        let legal = self.legal_moves();
+        // The king taking its own castling partner names the castling (Chess960 text); else the
+        // king's landing square does, unless a plain move lands there too.
+        if let Some(&m) = legal
+            .iter()
+            .find(|m| m.kind() == MoveKind::Castle && m.from == from && m.extra() == to)
+        {
+            return Ok(m);
+        }
+        let mut candidates: Vec<Move> = legal
             .into_iter()
             .filter(|m| m.from == from && m.to == to && !m.is_drop())
             .collect();
+        if candidates.len() > 1 {
+            candidates.retain(|m| m.kind() != MoveKind::Castle);
+        }
         let game = self.game().clone();
         match suffix {
             Some('+') => candidates

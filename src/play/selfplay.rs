@@ -230,7 +230,14 @@ pub fn play_game(
         None
     });
     let limits = engine::limits(depth, opts.movetime);
-    let start = Position::start(game);
+    // A shuffle variant's game starts from an arrangement drawn from the game's seed.
+    let start = match &game.variant.shuffle {
+        Some(_) => {
+            let setup = game.variant.random_start(rng.random::<u64>());
+            Position::from_setup(game, &setup).expect("a shuffled start loads")
+        }
+        None => Position::start(game),
+    };
     let mut pos = start.clone();
     let mut g = PgnGame::new(start);
     let name = match (depth, opts.movetime) {

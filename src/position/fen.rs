@@ -220,11 +220,31 @@ impl Position {
             }
             let pieces: Vec<u16> = self.pieces(side).to_vec();
             let back_rank = side.home_rank(t.ranks);
+            // Chess960: `K`/`Q` name the outermost partner on that side, a file letter the one there.
+            let partners: Vec<u8> = pieces
+                .iter()
+                .filter(|&&c| rank_of(c) == back_rank && self.is_partner(c))
+                .map(|&c| file_of(c))
+                .collect();
+            let outer_k = partners.iter().copied().filter(|&f| f > royal_file).max();
+            let outer_q = partners.iter().copied().filter(|&f| f < royal_file).min();
+            let named = |f: u8| {
+                setup.rights.iter().any(|r| match *r {
+                    Right::King(s) => s == side && Some(f) == outer_k,
+                    Right::Queen(s) => s == side && Some(f) == outer_q,
+                    Right::File(s, g) => s == side && g == f,
+                })
+            };
             for c in pieces {
                 let piece = self.board[c as usize];
                 let p = &t.pieces[piece.kind().index()];
                 self.virgin[c as usize] = if c == self.royal[side.index()] {
                     king_side || queen_side
+                } else if t.castle_any.is_some()
+                    && rank_of(c) == back_rank
+                    && partners.contains(&file_of(c))
+                {
+                    named(file_of(c))
                 } else if t.castling && p.rights && rank_of(c) == back_rank {
                     let f = file_of(c);
                     (f == t.files - 1 && king_side) || (f == 0 && queen_side)
@@ -302,7 +322,18 @@ impl Position {
                 continue;
             }
             let back_rank = side.home_rank(t.ranks);
-            if t.castling {
+            if t.castle_any.is_some() {
+                // Shredder-FEN, as Fairy-Stockfish writes it: the partners' files, king side first.
+                for f in (0..t.files).rev() {
+                    let c = cell(f, back_rank);
+                    if self.board[c as usize].is(side)
+                        && self.virgin[c as usize]
+                        && self.is_partner(c)
+                    {
+                        out.push(Right::File(side, f));
+                    }
+                }
+            } else if t.castling {
                 for (f, right) in [(t.files - 1, Right::King(side)), (0, Right::Queen(side))] {
                     let c = cell(f, back_rank);
                     if self.virgin[c as usize] && self.board[c as usize].is(side) {

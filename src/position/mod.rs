@@ -296,7 +296,7 @@ impl Position {
     }
 
     /// A piece whose virginity matters only as a castling partner.
-    fn is_partner(&self, cell: u16) -> bool {
+    pub(crate) fn is_partner(&self, cell: u16) -> bool {
         let p = &self.game.tables.pieces[self.board[cell as usize].kind().index()];
         p.rights && p.program[0].initial.is_empty() && p.program[0].castles.is_empty()
     }
@@ -372,7 +372,9 @@ impl Position {
             }
         }
         if m.kind() == MoveKind::Castle {
-            let dir: i16 = if m.to > m.from { 1 } else { -1 };
+            // The partner lands beside the king on the side it came from (in Chess960 the king
+            // may stay or move away from it).
+            let dir: i16 = if m.extra() > m.from { 1 } else { -1 };
             self.touch(m.extra());
             let rook = self.remove(m.extra());
             self.shift(from, to);
@@ -490,7 +492,7 @@ impl Position {
             self.put(m.to, u.moved);
         }
         if m.kind() == MoveKind::Castle {
-            let dir: i16 = if m.to > m.from { 1 } else { -1 };
+            let dir: i16 = if m.extra() > m.from { 1 } else { -1 };
             let rook = self.remove((m.to as i16 - dir) as u16);
             self.shift(m.to, m.from);
             self.put(m.extra(), rook);

@@ -145,6 +145,8 @@ struct Session {
     tx: Sender<Event>,
     registry: Registry,
     variant: String,
+    /// `UCI_Chess960`: castling as in Chess960 in whatever variant is chosen.
+    chess960: bool,
     pos: Position,
     /// Present whenever no search is running.
     engine: Option<Engine>,
@@ -183,6 +185,7 @@ impl Session {
             tx,
             registry,
             variant: game.variant.name.clone(),
+            chess960: false,
             pos: Position::start(&game),
             hash_mb: engine.hash_mb(),
             engine: Some(engine),
@@ -355,6 +358,7 @@ impl Session {
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ))?;
         self.send(&self.variant_option())?;
+        self.send("option name UCI_Chess960 type check default false")?;
         self.send("option name VariantPath type string default <empty>")?;
         self.send(match self.dialect {
             Dialect::Uci => "uciok",
@@ -425,6 +429,17 @@ impl Session {
                 }
                 Ok(())
             }
+            "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                v @ ("true" | "false") => {
+                    self.chess960 = v == "true";
+                    let name = self.variant.clone();
+                    self.set_variant(&name).map(|_| ())
+                }
+                _ => self.error(&format!(
+                    "UCI_Chess960 must be true or false: {}",
+                    printable(value)
+                )),
+            },
             "variantpath" if value.is_empty() || value == "<empty>" => Ok(()),
             "variantpath" => match self.registry.load_path(value) {
                 Ok(names) => {
@@ -456,9 +471,15 @@ impl Session {
 
     /// Switches to a variant's start position; false if the name is unknown.
     fn set_variant(&mut self, name: &str) -> io::Result<bool> {
-        let Some(game) = self.registry.game(name) else {
+        let Some(mut game) = self.registry.game(name) else {
             return Ok(false);
         };
+        if self.chess960 && !game.variant.castling.any_file {
+            // The same variant with Chess960 castling: what GUIs mean by UCI_Chess960.
+            let mut v = game.variant.clone();
+            v.castling.any_file = true;
+            game = crate::game::Game::new(v);
+        }
         self.variant = game.variant.name.clone();
         self.pos = Position::start(&game);
         Ok(true)

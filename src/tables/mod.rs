@@ -127,6 +127,9 @@ pub struct Tables {
     /// Some piece can attack its own square (a path that leaves and comes back, `WabW`).
     pub self_attack: bool,
     pub castle_through_check: bool,
+    /// `castling-partner any` (Chess960): the castling king ends on its start file (White's,
+    /// Black's) moved by its `O` distance, the partner beside it on the inner side.
+    pub castle_any: Option<[u8; 2]>,
     pub royal_initial_safe: bool,
     pub flat_attacks: FlatAttacks,
     /// One royal kind, one royal piece per side in every reachable position: the royal's cell is
@@ -391,6 +394,18 @@ impl Tables {
                 .iter()
                 .any(|t| t.by_generation || t.index[DIFF_BASE as usize].1 != 0)
         });
+        let castle_any = (castling && v.castling.any_file).then(|| {
+            Side::BOTH.map(|side| {
+                v.start
+                    .squares()
+                    .find(|(_, p)| {
+                        p.side == side
+                            && v.piece_index(p.letter)
+                                .is_some_and(|i| !pieces[i].program[0].castles.is_empty())
+                    })
+                    .map_or(0, |((f, _), _)| f)
+            })
+        });
         Tables {
             flat_attacks,
             files: v.files,
@@ -400,6 +415,7 @@ impl Tables {
             en_passant,
             castling,
             castle_through_check: v.castling.through_check,
+            castle_any,
             has_royal,
             self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,

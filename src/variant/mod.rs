@@ -10,6 +10,7 @@ mod diag;
 mod load;
 mod model;
 mod parse;
+mod shuffle;
 mod spec;
 mod validate;
 
@@ -20,5 +21,6 @@ pub use diag::{Diagnostic, Source, Span, Spanned, render};
 pub use load::{LoadError, builtin, builtin_names, check_files, load, parse_variant};
 pub use model::*;
 pub use parse::{KEYS, parse_spec};
+pub use shuffle::{Shuffle, ShuffleError};
 pub use spec::*;
 pub use validate::{MAX_BOARD, validate};

@@ -33,6 +33,8 @@ pub struct Variant {
     pub end: EndRules,
     pub dice: Option<Dice>,
     pub hand: HandRules,
+    /// `start-shuffle`: the back-rank arrangements a game may start from instead of `start`.
+    pub shuffle: Option<super::shuffle::Shuffle>,
     /// Where pieces with a promoted form (`promotes`) promote; `None` when none has one.
     pub piece_promotion: Option<PiecePromotion>,
     /// No move or drop may leave a piece where it could never move again (shogi's pawn, lance
@@ -164,6 +166,9 @@ pub enum PromotionTarget {
 pub struct CastlingRules {
     /// Whether the king may castle out of, through or into check (chess: no).
     pub through_check: bool,
+    /// `castling-partner any`: the partner may stand on any file of the back rank, and the king and
+    /// partner end where castling puts them from the start position (Chess960).
+    pub any_file: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

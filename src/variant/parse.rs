@@ -51,6 +51,8 @@ pub const KEYS: &[&str] = &[
     "immobile",
     "drop-one-per-file",
     "drop-no-mate",
+    "castling-partner",
+    "start-shuffle",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -103,6 +105,10 @@ fn usage(key: &str) -> &'static str {
         "immobile" => "`immobile allowed|forbidden`",
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
+        "castling-partner" => "`castling-partner corner|any`",
+        "start-shuffle" => {
+            "`start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`, e.g. `start-shuffle BQNRK opposite-colours B between K R`"
+        }
         _ => "a known key",
     }
 }
@@ -521,6 +527,12 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 s.drop_no_mate = Some(args[0].spanned());
             }
+            "castling-partner" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("corner", false), ("any", true)];
+                s.castling_any = Some(keyword(&args[0], "castling partner", &options)?);
+            }
+            "start-shuffle" => s.start_shuffle = Some(shuffle(key_tok, args)?),
             _ => unreachable!("every key in KEYS has a handler"),
         }
         Ok(())
@@ -780,6 +792,37 @@ fn number_or_off(tok: &Tok, key: &str) -> Res<Spanned<Option<u32>>> {
 }
 
 /// `FIRST[-LAST]` after the letters of `initial-ranks`.
+/// `start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`.
+fn shuffle(key_tok: &Tok, args: &[Tok]) -> Res<ShuffleSpec> {
+    count("start-shuffle", key_tok, args, 1, usize::MAX)?;
+    let mut spec = ShuffleSpec {
+        letters: args[0].spanned(),
+        colours: Vec::new(),
+        between: None,
+    };
+    let mut rest = &args[1..];
+    while let Some(word) = rest.first() {
+        match (word.text, rest.get(1), rest.get(2)) {
+            ("opposite-colours", Some(l), _) => {
+                spec.colours.push(l.spanned());
+                rest = &rest[2..];
+            }
+            ("between", Some(inner), Some(outer)) if spec.between.is_none() => {
+                spec.between = Some((inner.spanned(), outer.spanned()));
+                rest = &rest[3..];
+            }
+            _ => {
+                return Err(word.span.error(format!(
+                    "unexpected `{}` in `start-shuffle`: expected {}",
+                    word.text,
+                    usage("start-shuffle")
+                )));
+            }
+        }
+    }
+    Ok(spec)
+}
+
 fn rank_band(letters: &Tok, band: &Tok) -> Res<InitialRanksSpec> {
     let text = band.text;
     let (a, b) = text.split_once('-').unwrap_or((text, text));

@@ -56,6 +56,9 @@ pub struct VariantSpec {
     pub drop_one_per_file: Option<Spanned<String>>,
     /// `drop-no-mate LETTERS`.
     pub drop_no_mate: Option<Spanned<String>>,
+    /// `castling-partner corner|any`: `true` for `any`.
+    pub castling_any: Option<Spanned<bool>>,
+    pub start_shuffle: Option<ShuffleSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -102,6 +105,8 @@ impl VariantSpec {
             immobile_forbidden: None,
             drop_one_per_file: None,
             drop_no_mate: None,
+            castling_any: None,
+            start_shuffle: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -203,6 +208,14 @@ pub struct DiceSpec {
 pub struct ExtinctionSpec {
     pub letters: Spanned<String>,
     pub at_most: Option<Spanned<u32>>,
+}
+
+/// `start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`.
+#[derive(Clone, Debug)]
+pub struct ShuffleSpec {
+    pub letters: Spanned<String>,
+    pub colours: Vec<Spanned<String>>,
+    pub between: Option<(Spanned<String>, Spanned<String>)>,
 }
 
 #[derive(Clone, Debug)]

@@ -3,6 +3,7 @@
 
 use super::diag::{Diagnostic, Span, Spanned};
 use super::model::*;
+use super::shuffle::Shuffle;
 use super::spec::*;
 use crate::betza;
 use crate::legs;
@@ -94,6 +95,7 @@ impl Checker<'_> {
         let regions = self.region_rules(board, &royals);
         let initial_ranks = self.initial_ranks(board, &declared);
         let piece_promotion = self.piece_promotion(board, &declared);
+        let shuffle = self.shuffle(&declared, start.as_ref());
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -120,6 +122,7 @@ impl Checker<'_> {
                     .castling_through_check
                     .as_ref()
                     .is_some_and(|c| c.value),
+                any_file: spec.castling_any.as_ref().is_some_and(|c| c.value),
             },
             royal_initial_moves_safe: spec
                 .royal_initial_moves_safe
@@ -142,6 +145,7 @@ impl Checker<'_> {
             },
             dice: dice?,
             hand: hand?,
+            shuffle: shuffle?,
             regions: regions?,
             piece_promotion: piece_promotion?,
             immobile_forbidden: spec.immobile_forbidden.as_ref().is_some_and(|i| i.value),
@@ -691,6 +695,110 @@ impl Checker<'_> {
                 "`extinction-result` without an `extinction` rule: expected `extinction LETTERS|all` too",
             );
         }
+    }
+
+    /// `start-shuffle`: the kinds are declared, stand on White's back rank of `start` with Black's
+    /// mirror on the same files, each constraint names shuffled kinds, and some arrangement exists.
+    fn shuffle(
+        &mut self,
+        declared: &BTreeSet<char>,
+        start: Option<&Setup>,
+    ) -> Option<Option<Shuffle>> {
+        let Some(spec) = &self.spec.start_shuffle else {
+            return Some(None);
+        };
+        let what = "start-shuffle";
+        let kinds = self.letters(&spec.letters, declared, what);
+        let colours: Vec<Option<Vec<char>>> = spec
+            .colours
+            .iter()
+            .map(|g| self.letters(g, declared, "opposite-colours group"))
+            .collect();
+        let between = spec.between.as_ref().map(|(inner, outer)| {
+            let one = |v: &mut Self, t: &Spanned<String>| -> Option<char> {
+                let l = v.letters(t, declared, "between rule")?;
+                match l[..] {
+                    [c] => Some(c),
+                    _ => {
+                        v.err(
+                            &t.span,
+                            format!("`{}` in `between`: expected one piece letter", t.value),
+                        );
+                        None
+                    }
+                }
+            };
+            (one(self, inner), one(self, outer))
+        });
+        let (kinds, start) = (kinds?, start?);
+        let colours: Vec<Vec<char>> = colours.into_iter().collect::<Option<_>>()?;
+        let between = match between {
+            None => None,
+            Some((Some(a), Some(b))) => Some((a, b)),
+            Some(_) => return None,
+        };
+        let mut ok = true;
+        let named: Vec<char> = colours
+            .iter()
+            .flatten()
+            .copied()
+            .chain(between.iter().flat_map(|&(a, b)| [a, b]))
+            .collect();
+        for (i, c) in named.iter().enumerate() {
+            if !kinds.contains(c) || named[..i].contains(c) {
+                self.err(
+                    &spec.letters.span,
+                    format!("`{c}` in a `start-shuffle` rule: expected each rule to name shuffled kinds (`{}`), each kind in one rule at most", spec.letters.value),
+                );
+                ok = false;
+            }
+        }
+        let top = start.rows.len().saturating_sub(1) as u8;
+        let (mut files, mut pieces) = (Vec::new(), Vec::new());
+        for f in 0..start.rows.first().map_or(0, |r| r.squares.len()) as u8 {
+            let Some(p) = start.get((f, 0)).filter(|p| kinds.contains(&p.letter)) else {
+                continue;
+            };
+            let mirror = start.get((f, top));
+            if p.side != Side::White
+                || mirror.is_none_or(|m| m.side != Side::Black || m.letter != p.letter)
+            {
+                self.err(&spec.letters.span, format!("the start's back ranks differ on the {} file: expected Black's back rank to mirror White's shuffled pieces", (b'a' + f) as char));
+                ok = false;
+            }
+            files.push(f);
+            pieces.push(p.letter);
+        }
+        for &k in &kinds {
+            if !pieces.contains(&k) {
+                self.err(&spec.letters.span, format!("`{k}` is shuffled but stands nowhere on White's back rank of the start: expected shuffled kinds from the first rank"));
+                ok = false;
+            }
+        }
+        for g in &colours {
+            if pieces.iter().filter(|c| g.contains(c)).count() % 2 == 1 {
+                self.err(&spec.letters.span, format!("the `opposite-colours {}` group has an odd number of pieces: expected as many on light as on dark squares", g.iter().collect::<String>()));
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let shuffle = Shuffle {
+            kinds,
+            colours,
+            between,
+            files,
+            pieces,
+        };
+        if shuffle.count() == 0 {
+            self.err(
+                &spec.letters.span,
+                "no arrangement of the back rank keeps these rules: expected at least one",
+            );
+            return None;
+        }
+        Some(Some(shuffle))
     }
 
     fn initial_ranks(

@@ -4,7 +4,8 @@
   python3 tests/oracle/fsf_perft.py [--engine /usr/games/fairy-stockfish] [--seed 1] [--limit 3000000]
 
 For each variant: the start position plus 12 positions reached by seeded random play (4..60 plies), each
-with perft counts for depths 1.. up to the largest depth whose count stays under --limit (depth 2 always).
+with perft counts for depths 1.. up to the largest depth whose count stays under --limit (depth 2 always);
+shuffle variants (fischerandom, caparandom) add seeded shuffled starts, each with random walks from it.
 Also writes tests/perft/chess-cpw.epd (Chess Programming Wiki table) and checks its shallow counts against
 Fairy-Stockfish. Needs the Debian package fairy-stockfish. Python 3 standard library only; speaks to the
 engine through tests/peers/fairy_stockfish.py.
@@ -22,7 +23,8 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse',
             'xiangqi', 'minixiangqi', 'manchu',
             'antichess', 'giveaway', 'suicide', 'losers', 'horde',
-            'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu']
+            'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu',
+            'fischerandom', 'caparandom']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -82,6 +84,8 @@ LETTERS = {
     'suicide': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
     'losers': CHESS_LETTERS,
     'horde': CHESS_LETTERS,
+    'fischerandom': CHESS_LETTERS,
+    'caparandom': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
 }
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
@@ -153,6 +157,11 @@ NOTES = {
                'rank (optional); a lion on the far rank has won (no moves).',
     'horde': 'White has no king; pawns on their first rank double step as well (a1a3, no e.p. square set), '
              'also after moving there from nowhere else; a side without pieces has lost (no moves).',
+    'fischerandom': 'Chess960 castling, written as the king taking its rook (g1h1, b1a1) whether or not '
+                    'UCI_Chess960 is set: the king ends on g or c, the rook beside it on f or d; rights '
+                    'in Shredder-FEN (HAha); the start position is the orthodox one.',
+    'caparandom': 'capablanca with Chess960 castling (king to i or c, rook to h or d), written as the king '
+                  'taking its rook; rights in Shredder-FEN (JAja).',
 }
 
 # Hand-made castling positions for the variants whose king castles other than chess's e1g1/e1c1 (or is not
@@ -179,6 +188,13 @@ CASTLING = {
     # First-rank double steps beside enemy pawns (no e.p. square), pawns moved up to their second rank.
     'horde': ['4k3/8/8/8/8/1p6/8/P1P5 w - - 0 1', 'r3k2r/8/8/8/8/1p4p1/P7/PP3PPP w kq - 0 1',
               'rnbqkbnr/pppppppp/8/8/8/8/1p6/PPP5 b kq - 0 1'],
+    # Chess960: the king stays (g1, i1) or moves away from its rook, king and rook side by side, the
+    # rook's square shielding the king's landing square, attacked squares on the way, Black to move.
+    'fischerandom': ['1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1', 'rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1',
+                     'r2kr3/8/8/8/8/8/8/R2KR3 w EAea - 0 1', 'k7/8/8/8/8/8/8/qR1K3R w HB - 0 1',
+                     'rk5r/8/8/8/8/8/4q3/RK5R w HAha - 0 1', '1r4kr/8/8/8/8/8/8/1R4KR b HBhb - 0 1'],
+    'caparandom': ['rk7r/10/10/10/10/10/10/RK7R w JAja - 0 1', '1r6kr/10/10/10/10/10/10/1R6KR w JBjb - 0 1',
+                   'rk7r/10/10/10/10/10/5q4/RK7R w JAja - 0 1', 'r3kr4/10/10/10/10/10/10/R3KR4 b FAfa - 0 1'],
     # Stalemates by piece count, a promotion to king forced by a capture.
     'suicide': ['8/8/8/8/8/p7/P7/8 w - - 0 1', '8/8/8/8/8/p7/P6P/8 b - - 0 1', '1n6/P7/8/8/8/8/8/7k w - - 0 1'],
 }
@@ -226,21 +242,39 @@ CPW = [  # Chess Programming Wiki, "Perft Results"
 ]
 
 
-def startpos(moves):
-    return 'position startpos' + (' moves ' + ' '.join(moves) if moves else '')
+# Shuffle variants: how many random starts, each followed by as many random walks from it. The back
+# ranks are drawn here (not by acedrex) under the variant's rules: bishops on opposite colours, the
+# king between the rooks, and for caparandom queen and archbishop on opposite colours too.
+SHUFFLED = {'fischerandom': ('RNBQKBNR', [], 4), 'caparandom': ('RNABQKBCNR', ['QA'], 4)}
 
 
-def random_game(fsf, rng):
+def shuffled_start(rng, pieces, colour_pairs):
+    while True:
+        rank = list(pieces)
+        rng.shuffle(rank)
+        s = ''.join(rank)
+        bishops = [i for i, c in enumerate(s) if c == 'B']
+        pairs_ok = all((s.index(a) - s.index(b)) % 2 == 1 for a, b in colour_pairs)
+        if (bishops[0] - bishops[1]) % 2 == 1 and pairs_ok and s.index('R') < s.index('K') < s.rindex('R'):
+            n = len(s)
+            return f'{s.lower()}/{"p" * n}/' + '/'.join([str(n)] * 4) + f'/{"P" * n}/{s} w KQkq - 0 1'
+
+
+def startpos(moves, base='position startpos'):
+    return base + (' moves ' + ' '.join(moves) if moves else '')
+
+
+def random_game(fsf, rng, base='position startpos'):
     """Moves of a random game of 4..60 plies whose final position still has legal moves."""
     while True:
         moves = []
         for _ in range(rng.randint(4, 60)):
-            legal = sorted(fsf.perft(startpos(moves), 1)[1])
+            legal = sorted(fsf.perft(startpos(moves, base), 1)[1])
             if not legal:
                 break
             moves.append(rng.choice(legal))
         else:
-            if fsf.perft(startpos(moves), 1)[0]:
+            if fsf.perft(startpos(moves, base), 1)[0]:
                 return moves
 
 
@@ -282,7 +316,15 @@ def main():
         fsf.variant(v)
         rng = random.Random(f'{a.seed}:{v}')
         start = fsf.fen(startpos([]))
-        cases = [(f'{v}-start', [])] + [(f'{v}-random-{k}', random_game(fsf, rng)) for k in range(1, RANDOM_GAMES + 1)]
+        base = 'position startpos'
+        cases = [(f'{v}-start', [], base)] + [(f'{v}-random-{k}', random_game(fsf, rng), base)
+                                               for k in range(1, RANDOM_GAMES + 1)]
+        if v in SHUFFLED:
+            pieces, pairs, n = SHUFFLED[v]
+            for k in range(1, n + 1):
+                b = f'position fen {shuffled_start(rng, pieces, pairs)}'
+                cases += [(f'{v}-shuffled-{k}', [], b)] + [(f'{v}-shuffled-{k}-random-{j}', random_game(fsf, rng, b), b)
+                                                          for j in range(1, n)]
         extra = CASTLING.get(v, [])
         rules = RULES.get(v, [])
         lines = [f'# Perft reference counts for {v}: {source},',
@@ -298,9 +340,12 @@ def main():
                  '# above 9 on wide boards (capablanca "10", courier "1p10", "12"); the en-passant field is set only',
                  '# when an enemy pawn could capture there; perft was run from `position fen <fen>`.',
                  '# Format: "# id <name> [moves <uci moves from the start position>]" then "<fen> ;D1 n ;D2 n ...".']
-        for name, moves in cases:
-            fen = fsf.fen(startpos(moves))
-            assert fsf.perft(f'position fen {fen}', 1)[1].keys() == fsf.perft(startpos(moves), 1)[1].keys(), name
+        if v in SHUFFLED:
+            lines += [f'# Then {SHUFFLED[v][2]} shuffled starts drawn by the script (seeded), each followed by '
+                      f'{SHUFFLED[v][2] - 1} random walks from it (`moves` from that start).']
+        for name, moves, b in cases:
+            fen = fsf.fen(startpos(moves, b))
+            assert fsf.perft(f'position fen {fen}', 1)[1].keys() == fsf.perft(startpos(moves, b), 1)[1].keys(), name
             lines += [f'# id {name}' + (' moves ' + ' '.join(moves) if moves else ''), epd_line(fen, counts(fsf, fen, a.limit))]
             print(lines[-1], file=sys.stderr)
         for k, given in enumerate(extra, 1):

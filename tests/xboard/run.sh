@@ -7,7 +7,9 @@
 #   (b) acedrex as the FIRST engine: XBoard takes the variant from acedrex's `setup`/`piece` lines,
 #       so Fairy-Max's moves must be legal under acedrex's definition;
 #   (c) crazyhouse against Fairy-Stockfish, acedrex second, from openings/crazyhouse.fen: XBoard
-#       referees drops and holdings by its own crazyhouse rules.
+#       referees drops and holdings by its own crazyhouse rules;
+#   (d) fischerandom against Fairy-Stockfish, acedrex second, from openings/fischerandom.fen: XBoard
+#       referees Chess960 castling (sent and answered as O-O / O-O-O) and Shredder-FEN rights.
 # Both must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
 # (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c).
 #
@@ -32,7 +34,7 @@ FSF=${FSF:-/usr/games/fairy-stockfish}
 if [ ! -x "$BIN" ]; then
     (cd "$ROOT" && cargo build --release --quiet)
 fi
-rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse"
+rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom"
 mkdir -p "$OUT"
 
 match() {  # match FIRST_CMD FIRST_NAME SECOND_CMD SECOND_NAME OUTDIR [RUNNER OPTIONS]
@@ -53,7 +55,10 @@ wait "$pid_b" || rc_b=$?
 rc_c=0
 match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/crazyhouse" --variant crazyhouse \
     --openings "$ROOT/openings/crazyhouse.fen" >"$OUT/crazyhouse.log" 2>&1 || rc_c=$?
-echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c)"
+rc_d=0
+match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/fischerandom" --variant fischerandom \
+    --openings "$ROOT/openings/fischerandom.fen" >"$OUT/fischerandom.log" 2>&1 || rc_d=$?
+echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d)"
 
 ok=0
 echo "== (a) acedrex second, Fairy-Max's rules"
@@ -62,5 +67,7 @@ echo "== (b) acedrex first, acedrex's setup/piece lines"
 python3 "$HERE/check.py" "$OUT/first" first "$GAMES" || ok=1
 echo "== (c) crazyhouse, acedrex second to Fairy-Stockfish, XBoard's rules"
 python3 "$HERE/check.py" "$OUT/crazyhouse" second "$GAMES" || ok=1
-if [ "$ok" = 0 ]; then echo "xboard: 3 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
+echo "== (d) fischerandom, acedrex second to Fairy-Stockfish, XBoard's rules"
+python3 "$HERE/check.py" "$OUT/fischerandom" second "$GAMES" || ok=1
+if [ "$ok" = 0 ]; then echo "xboard: 4 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
 exit "$ok"

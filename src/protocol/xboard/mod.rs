@@ -17,7 +17,7 @@ use super::args::{self, Arg, DEFAULT_HASH_MB};
 use super::{Config, EOF_GRACE, Event, Out, Registry, earliest, printable, spawn_reader};
 use crate::game::Game;
 use crate::movegen::MoveError;
-use crate::position::{Move, Position, Setup, Side};
+use crate::position::{Move, MoveKind, Position, Setup, Side};
 use crate::search::{Engine, Info, Limits, Score, SearchResult};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -897,7 +897,7 @@ impl Session {
             .or_else(|| legal.first().copied());
         match best {
             Some(m) => {
-                let text = gui_ranks(&self.pos, &self.pos.move_text(m), -1);
+                let text = gui_move(&self.pos, m);
                 self.pos.make(m);
                 self.send(&format!("move {text}"))?;
                 match self.pos.game_end() {
@@ -915,6 +915,15 @@ impl Session {
 
 fn first_word(line: &str) -> &str {
     line.split_whitespace().next().unwrap_or("")
+}
+
+/// A move as XBoard reads it: Chess960 castling as `O-O` / `O-O-O` (XBoard's FischerRandom
+/// castling; the side is the partner's, the king may not move at all), else coordinates.
+fn gui_move(pos: &Position, m: Move) -> String {
+    if m.kind() == MoveKind::Castle && pos.game().tables.castle_any.is_some() {
+        return if m.extra() > m.from { "O-O" } else { "O-O-O" }.to_string();
+    }
+    gui_ranks(pos, &pos.move_text(m), -1)
 }
 
 /// XBoard numbers the ranks of a 10-rank board from 0 (xiangqi's `a0`..`i9`): moves to and from the
@@ -947,7 +956,9 @@ fn gui_ranks(pos: &Position, text: &str, by: i32) -> String {
 /// rather than `Error (unknown command)`.
 fn looks_like_move(word: &str) -> bool {
     let b = word.as_bytes();
-    (b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
+    word.starts_with("O-O")
+        || word.starts_with("0-0")
+        || (b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
         || (b.len() >= 4 && b[0].is_ascii_alphabetic() && b[1] == b'@')
 }
 
@@ -959,6 +970,18 @@ fn parse_move(pos: &mut Position, text: &str) -> Result<Move, &'static str> {
         MoveError::Illegal(_) => "not legal here",
         MoveError::Ambiguous(..) => "promotion piece missing",
     };
+    let castle = match text.trim_end_matches(['+', '#']) {
+        "O-O" | "0-0" => Some(true),
+        "O-O-O" | "0-0-0" => Some(false),
+        _ => None,
+    };
+    if let Some(king_side) = castle {
+        return pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.kind() == MoveKind::Castle && (m.extra() > m.from) == king_side)
+            .ok_or("not legal here");
+    }
     match pos.parse_move(text) {
         Ok(m) => Ok(m),
         Err(e @ MoveError::Illegal(_)) => {
@@ -988,11 +1011,7 @@ fn thinking(pos: &Position, info: &Info) -> String {
         Score::Mate(n) if n >= 0 => 100_000 + n,
         Score::Mate(n) => -100_000 + n,
     };
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .map(|&m| gui_ranks(pos, &pos.move_text(m), -1))
-        .collect();
+    let pv: Vec<String> = info.pv.iter().map(|&m| gui_move(pos, m)).collect();
     format!(
         "{} {} {} {} {}",
         info.depth,
