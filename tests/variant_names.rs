@@ -67,6 +67,10 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("suicide", &["suicide"]),
     ("losers", &["losers"]),
     ("horde", &["horde"]),
+    ("janggi", &["janggi"]),
+    ("janggitraditional", &["janggitraditional"]),
+    ("janggimodern", &["janggimodern"]),
+    ("janggicasual", &["janggicasual"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -66,7 +66,11 @@ impl FlatAttacks {
             .collect();
         let mut in_form = vec![0; pieces.len()];
         for (ty, p) in pieces.iter().enumerate() {
-            if let Some(r) = p.region.as_ref().filter(|r| r.cells.is_some()) {
+            if let Some(r) = p
+                .region
+                .as_ref()
+                .filter(|r| r.cells.is_some() || r.along.is_some())
+            {
                 in_form[ty] = forms.len();
                 forms.push(&r.in_attacks);
             }
@@ -161,6 +165,10 @@ pub struct Tables {
     pub regions: bool,
     /// Royal pieces may not face each other on an open file (`facing-royals forbidden`).
     pub facing_royals: bool,
+    /// A side not in check may pass (`pass yes`).
+    pub pass: bool,
+    /// Royal pieces facing each other must part, or a pass ends the game (`bikjang yes`).
+    pub bikjang: bool,
 }
 
 /// Hands and drops, per kind.
@@ -340,6 +348,7 @@ impl Tables {
         let full_legality = (has_royal && !classic) || !end.giving_check;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let rule_ends = (has_royal && !classic)
+            || end.pass
             || bared_wins
             || end.extinction.is_some()
             || end.goal.is_some()
@@ -387,6 +396,8 @@ impl Tables {
             hand,
             regions,
             facing_royals,
+            pass: end.pass && has_royal,
+            bikjang: end.bikjang && has_royal,
         }
     }
 }

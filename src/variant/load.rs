@@ -266,6 +266,9 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         must_capture: child.must_capture.or(parent.must_capture),
         extinction_result: child.extinction_result.or(parent.extinction_result),
         initial_ranks: child.initial_ranks.or(parent.initial_ranks),
+        pass: child.pass.or(parent.pass),
+        bikjang: child.bikjang.or(parent.bikjang),
+        counting: child.counting.or(parent.counting),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

@@ -48,6 +48,11 @@ pub struct VariantSpec {
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
+    /// `pass yes|no`.
+    pub pass: Option<Spanned<bool>>,
+    /// `bikjang yes|no`.
+    pub bikjang: Option<Spanned<bool>>,
+    pub counting: Option<CountingSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -90,6 +95,9 @@ impl VariantSpec {
             must_capture: None,
             extinction_result: None,
             initial_ranks: None,
+            pass: None,
+            bikjang: None,
+            counting: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -145,6 +153,12 @@ pub struct PieceBody {
     pub confine: Option<Spanned<String>>,
     /// `in REGION BETZA`: standing inside the region, the piece moves by this Betza instead.
     pub region_moves: Option<(Spanned<String>, Spanned<String>)>,
+    /// `along REGION BETZA`: extra moves that start, pass and end on the region's cells.
+    pub along: Option<(Spanned<String>, Spanned<String>)>,
+    /// `no-jump-over LETTERS`: its moves never pass over pieces of these kinds.
+    pub no_jump_over: Option<Spanned<String>>,
+    /// `no-capture LETTERS`: it never captures pieces of these kinds.
+    pub no_capture: Option<Spanned<String>>,
 }
 
 /// `region NAME SQUARES...`: White's squares; Black's are their mirror across the middle rank.
@@ -214,4 +228,12 @@ pub struct InitialRanksSpec {
     /// Ranks from 1, as written: `1-2` or `2`.
     pub first: Spanned<u32>,
     pub last: Spanned<u32>,
+}
+
+/// `counting LETTER=N... [bonus N]`: the points of each kind, and Black's bonus; `off`: no points.
+#[derive(Clone, Debug)]
+pub struct CountingSpec {
+    /// (letter, points) as written, each with its token's place.
+    pub points: Vec<(Spanned<char>, i32)>,
+    pub bonus: i32,
 }
