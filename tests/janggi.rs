@@ -287,3 +287,20 @@ fn the_rules_are_validated_with_places() {
     assert!(err.contains("`along` with `in`"), "{err}");
     assert!(builtin("janggi").is_some());
 }
+
+#[test]
+fn the_pass_round_trips_in_san_and_coordinates() {
+    let g = game("janggi");
+    let mut pos = play(&g, START, "");
+    let pass = pos.parse_move("e2e2").expect("the pass");
+    assert_eq!(pass.kind(), acedrex::position::MoveKind::Pass);
+    let san = acedrex::pgn::san(&mut pos, pass);
+    assert_eq!(san, "Ke2");
+    assert_eq!(acedrex::pgn::parse_san(&mut pos, &san).expect("san"), pass);
+    let before = pos.fen();
+    pos.make(pass);
+    assert_ne!(pos.fen(), before, "the side to move changed");
+    pos.unmake();
+    assert_eq!(pos.fen(), before);
+    assert_eq!(pos.hash(), pos.fresh_hash());
+}
