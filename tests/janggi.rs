@@ -304,3 +304,38 @@ fn the_pass_round_trips_in_san_and_coordinates() {
     assert_eq!(pos.fen(), before);
     assert_eq!(pos.hash(), pos.fresh_hash());
 }
+
+#[test]
+fn the_files_say_what_fairy_stockfish_plays() {
+    let j = builtin("janggi").expect("janggi");
+    assert!(j.end.pass && j.end.bikjang);
+    let c = j.end.counting.as_ref().expect("counting");
+    assert_eq!(
+        (c.points.as_slice(), c.bonus),
+        (
+            &[('R', 13), ('C', 7), ('N', 5), ('B', 3), ('A', 3), ('P', 2)][..],
+            1
+        )
+    );
+    let letters =
+        |l: &[(char, Vec<char>)]| l.iter().map(|(p, k)| (*p, k.clone())).collect::<Vec<_>>();
+    assert_eq!(letters(&j.regions.no_jump_over), [('C', vec!['C'])]);
+    assert_eq!(letters(&j.regions.no_capture), [('C', vec!['C'])]);
+    let along: Vec<(char, &str)> = j
+        .regions
+        .along
+        .iter()
+        .map(|m| (m.letter, m.betza_text.as_str()))
+        .collect();
+    assert_eq!(
+        along,
+        [('K', "F"), ('A', "F"), ('R', "B"), ('C', "pB"), ('P', "fF")]
+    );
+    let t = builtin("janggitraditional").expect("traditional");
+    assert!(t.end.bikjang && t.end.counting.is_none());
+    let m = builtin("janggimodern").expect("modern");
+    assert!(!m.end.bikjang && m.end.counting.is_some());
+    assert_eq!((m.end.repetition, m.end.move_count), (Some(4), Some(200)));
+    let c = builtin("janggicasual").expect("casual");
+    assert!(c.end.pass && !c.end.bikjang && c.end.counting.is_none());
+}
