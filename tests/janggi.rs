@@ -339,3 +339,32 @@ fn the_files_say_what_fairy_stockfish_plays() {
     let c = builtin("janggicasual").expect("casual");
     assert!(c.end.pass && !c.end.bikjang && c.end.counting.is_none());
 }
+
+#[test]
+fn search_keeps_to_the_bikjang_rule() {
+    let g = game("janggi");
+    // In check from the elephant while the generals face each other: Black's pass ends the game,
+    // won by counting (a chariot against an elephant). Fairy-Stockfish: mate 1, e10e10.
+    let pos = play(
+        &g,
+        "3k5/9/9/9/9/9/9/9/r8/2B1K4 w - - 0 1",
+        "c1e4 d10e10 e4c7",
+    );
+    let r = common::search(
+        &pos,
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+    );
+    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
+    assert_eq!((r.score, best.as_str()), (Score::Mate(1), "e10e10"));
+    // Facing with less material: White must part the generals (a pass would lose by counting);
+    // the search's move is one of the legal ones (Fairy-Stockfish: e2f1).
+    let fen = "4k4/9/9/9/9/p8/9/9/4K4/9 w - - 0 1";
+    let (_, best) = search_fen(&g, fen);
+    assert!(
+        ["e2d1", "e2d2", "e2d3", "e2f1", "e2f2", "e2f3"].contains(&best.as_str()),
+        "{best}"
+    );
+}

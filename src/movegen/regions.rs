@@ -111,7 +111,7 @@ impl Position {
 
     /// `bikjang`: the royal pieces face each other, so every move but the pass must part them.
     #[inline]
-    pub(super) fn bikjang_pending(&self) -> bool {
+    pub(crate) fn bikjang_pending(&self) -> bool {
         self.game().tables.bikjang && self.royals_facing()
     }
 

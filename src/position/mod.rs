@@ -180,11 +180,12 @@ impl Position {
         self.checks[side.index()]
     }
 
-    /// Whether legality needs the general test for every move (several royal pieces, or giving
-    /// check forbidden); search then asks `is_legal` instead of testing one royal square.
+    /// Whether legality needs the general test for every move (several royal pieces, giving
+    /// check forbidden, royal pieces facing under bikjang); search then asks `is_legal` instead of
+    /// testing one royal square.
     #[inline]
     pub fn full_legality(&self) -> bool {
-        self.game.tables.full_legality
+        self.game.tables.full_legality || self.bikjang_pending()
     }
 
     pub fn last_move(&self) -> Option<Move> {
