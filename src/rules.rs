@@ -92,6 +92,11 @@ impl Position {
         if !t.rule_ends {
             return None;
         }
+        if t.pass
+            && let Some(reason) = self.pass_end()
+        {
+            return Some(self.counted(reason));
+        }
         if !t.classic && t.royal_sides[mover.index()] && self.royal_count(mover) == 0 {
             return Some(GameEnd {
                 winner: side_wins(stm),
@@ -265,12 +270,54 @@ impl Position {
         if let Some(n) = end.move_count
             && self.halfmove >= n
         {
-            return Some(GameEnd {
-                winner: Winner::Draw,
-                reason: "move count",
-            });
+            return Some(self.counted("move count"));
         }
         None
+    }
+
+    /// The game ended by the last move being a pass: after the opponent's pass, or while the
+    /// royal pieces face each other under `bikjang` (the only move that may leave them facing).
+    fn pass_end(&self) -> Option<&'static str> {
+        let passed = |n: usize| {
+            self.move_back(n)
+                .is_some_and(|m| m.kind() == crate::position::MoveKind::Pass)
+        };
+        if !passed(0) {
+            return None;
+        }
+        if self.game().tables.bikjang && self.royals_facing() {
+            Some("bikjang")
+        } else if passed(1) {
+            Some("both sides passed")
+        } else {
+            None
+        }
+    }
+
+    /// A game ended by bikjang, two passes or the move count: decided by `counting` where the
+    /// variant has it (White wins when its points exceed Black's plus the bonus), else drawn.
+    pub fn counted(&self, reason: &'static str) -> GameEnd {
+        let Some(c) = &self.game().variant.end.counting else {
+            return GameEnd {
+                winner: Winner::Draw,
+                reason,
+            };
+        };
+        let v = &self.game().variant;
+        let points = |side: Side| -> i32 {
+            c.points
+                .iter()
+                .filter_map(|&(l, n)| {
+                    v.piece_index(l)
+                        .map(|k| n * i32::from(self.count(side, Kind(k as u8))))
+                })
+                .sum()
+        };
+        let white = points(Side::White) > points(Side::Black) + c.bonus;
+        GameEnd {
+            winner: if white { Winner::White } else { Winner::Black },
+            reason,
+        }
     }
 
     /// The game's end in this position, if it has ended.

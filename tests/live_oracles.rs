@@ -64,6 +64,10 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "dobutsu",
     "fischerandom",
     "caparandom",
+    "janggi",
+    "janggitraditional",
+    "janggimodern",
+    "janggicasual",
 ];
 
 fn seed(default: u64) -> u64 {
@@ -132,8 +136,11 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
             {
                 continue;
             }
-            let ours = perft(&mut pos, 3);
-            cases.push((pos.fen(), ours));
+            // Fairy-Stockfish gets the FEN alone: count from it too, without the walk's history
+            // (a pass just made would otherwise let the next pass end the game).
+            let fen = pos.fen();
+            let mut fresh = Position::from_fen(&g, &fen).expect("own FEN");
+            cases.push((fen, perft(&mut fresh, 3)));
         }
         let fens: Vec<String> = cases.iter().map(|(f, _)| f.clone()).collect();
         let theirs = batch(
@@ -150,6 +157,77 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
         checked >= 2 * FAIRY_STOCKFISH_VARIANTS.len(),
         "only {checked} positions compared"
     );
+}
+
+/// Janggi's ends depend on the game's history (two passes, a pass under bikjang): along seeded
+/// random games from the start, given to Fairy-Stockfish as `startpos moves ...`, the legal moves
+/// agree at every ply, and both list none once the game has ended. Passes are played often.
+#[test]
+fn janggi_moves_and_ends_equal_fairy_stockfish_along_random_games() {
+    let test = "janggi_moves_and_ends_equal_fairy_stockfish_along_random_games";
+    if !need_peer_script(test, FSF, "apt-get install -y fairy-stockfish") {
+        return;
+    }
+    let mut ended = 0;
+    for variant in [
+        "janggi",
+        "janggitraditional",
+        "janggimodern",
+        "janggicasual",
+    ] {
+        let g = game(variant);
+        let mut rng = Rng(seed(12) ^ variant.len() as u64);
+        let (mut queries, mut ours) = (Vec::new(), Vec::new());
+        for _ in 0..4 {
+            let mut pos = Position::start(&g);
+            let mut played: Vec<String> = Vec::new();
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                let mut list: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
+                list.sort();
+                queries.push(format!("startpos moves {}", played.join(" ")));
+                ours.push(list);
+                if moves.is_empty() {
+                    ended += 1;
+                    break;
+                }
+                let pass = moves
+                    .iter()
+                    .position(|m| m.kind() == acedrex::position::MoveKind::Pass);
+                let m = match pass {
+                    Some(i) if rng.below(3) == 0 => moves[i],
+                    _ => moves[rng.below(moves.len())],
+                };
+                played.push(pos.move_text(m));
+                pos.make(m);
+            }
+        }
+        let answers = batch(
+            "fairy_stockfish.py",
+            &[
+                "--engine",
+                FSF,
+                "--variant",
+                variant,
+                "--depth",
+                "1",
+                "--divide",
+            ],
+            &queries,
+        );
+        for ((query, ours), answer) in queries.iter().zip(&ours).zip(answers) {
+            let v: serde_json::Value = serde_json::from_str(&answer).expect("json");
+            let mut theirs: Vec<String> = v["moves"]
+                .as_object()
+                .expect("moves")
+                .keys()
+                .cloned()
+                .collect();
+            theirs.sort();
+            assert_eq!(ours, &theirs, "{variant} {query}");
+        }
+    }
+    assert!(ended > 0, "no random game reached an end");
 }
 
 #[test]

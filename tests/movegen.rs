@@ -75,10 +75,24 @@ fn legality_filter_agrees_with_make_and_test() {
             let mut pseudo = Vec::new();
             pos.pseudo_moves(&mut pseudo);
             // Castling and royal initial moves keep their own rules; every other move is played out.
+            // Under bikjang, with the royals facing, a pass is legal even in check and every other
+            // move must part them.
+            let bikjang = pos.game().tables.bikjang && pos.royals_facing();
             let slow: Vec<_> = pseudo
                 .iter()
                 .copied()
                 .filter(|&m| {
+                    if bikjang {
+                        if m.kind() == acedrex::position::MoveKind::Pass {
+                            return true;
+                        }
+                        pos.make(m);
+                        let parted = !pos.royals_facing();
+                        pos.unmake();
+                        if !parted {
+                            return false;
+                        }
+                    }
                     if m.kind() == acedrex::position::MoveKind::Castle || m.is_initial() {
                         pos.is_legal(m)
                     } else {

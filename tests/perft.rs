@@ -326,6 +326,29 @@ fn caparandom_matches_fairy_stockfish() {
     run_suite("caparandom", include_str!("perft/caparandom.epd"));
 }
 
+#[test]
+fn janggi_matches_fairy_stockfish() {
+    run_suite("janggi", include_str!("perft/janggi.epd"));
+}
+
+#[test]
+fn janggitraditional_matches_fairy_stockfish() {
+    run_suite(
+        "janggitraditional",
+        include_str!("perft/janggitraditional.epd"),
+    );
+}
+
+#[test]
+fn janggimodern_matches_fairy_stockfish() {
+    run_suite("janggimodern", include_str!("perft/janggimodern.epd"));
+}
+
+#[test]
+fn janggicasual_matches_fairy_stockfish() {
+    run_suite("janggicasual", include_str!("perft/janggicasual.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]
@@ -339,6 +362,7 @@ fn colour_flipped_positions_have_equal_perft() {
         ("modern", include_str!("perft/modern.epd")),
         ("gardner", include_str!("perft/gardner.epd")),
         ("xiangqi", include_str!("perft/xiangqi.epd")),
+        ("janggi", include_str!("perft/janggi.epd")),
     ] {
         let game = game(variant);
         for case in read_suite(text).iter().take(6) {

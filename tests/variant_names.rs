@@ -75,6 +75,10 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("dobutsu", &["dobutsu"]),
     ("fischerandom", &["fischerandom"]),
     ("caparandom", &["caparandom"]),
+    ("janggi", &["janggi"]),
+    ("janggitraditional", &["janggitraditional"]),
+    ("janggimodern", &["janggimodern"]),
+    ("janggicasual", &["janggicasual"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

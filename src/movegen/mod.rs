@@ -6,7 +6,7 @@ use crate::geometry::{STRIDE, file_of};
 use crate::piece::{Kind, enemy_mask, own_mask};
 use crate::position::{Move, MoveKind, Piece, Position, Side};
 use crate::tables::exec::DIFF_SIZE;
-use crate::tables::{Cont, DIFF_BASE, Stop, XLeg};
+use crate::tables::{Cont, DIFF_BASE, Program, Stop, XLeg};
 use crate::variant::RoyalLoss;
 use std::ops::Not;
 
@@ -38,6 +38,9 @@ impl Position {
             self.drops(out);
         }
         self.keep_forced_captures(out, start);
+        if self.game().tables.pass {
+            self.pass_move(out);
+        }
     }
 
     /// Drops of the side to move: each kind in hand on each empty square of its drop ranks.
@@ -188,15 +191,30 @@ impl Position {
         self.generate::<true>(from, out);
     }
 
-    /// The executor. `QUIET == false` keeps only captures (including e.p.) and promotions.
+    /// The moves of the piece on `from`: its program where it stands, and its region rules.
     #[inline(always)]
     fn generate<const QUIET: bool>(&self, from: u16, out: &mut Vec<Move>) {
+        let side = self.side;
+        let kind = self.board[from as usize].kind();
+        let piece = &self.game().tables.pieces[kind.index()];
+        let start = out.len();
+        self.run::<QUIET>(from, self.program_at(piece, side, from), out);
+        if piece.region.is_some() {
+            self.region_moves::<QUIET>(piece, from, out, start);
+        }
+        if piece.promotes_to.is_some() || piece.stuck.is_some() {
+            self.piece_promotions(piece, from, out, start);
+        }
+    }
+
+    /// The executor. `QUIET == false` keeps only captures (including e.p.) and promotions.
+    #[inline(always)]
+    fn run<const QUIET: bool>(&self, from: u16, prog: &Program, out: &mut Vec<Move>) {
         let side = self.side;
         let (own, enemy) = (own_mask(side), enemy_mask(side));
         let kind = self.board[from as usize].kind();
         let game = self.game();
         let piece = &game.tables.pieces[kind.index()];
-        let prog = self.program_at(piece, side, from);
         let start = out.len();
         let promotes = piece.pawn;
         // `captured`: what stands on `to`, or the e.p. victim.
@@ -295,10 +313,6 @@ impl Position {
                 }
             }
             out.truncate(keep);
-        }
-        self.confine(piece, side, out, start);
-        if piece.promotes_to.is_some() || piece.stuck.is_some() {
-            self.piece_promotions(piece, from, out, start);
         }
     }
 
@@ -526,6 +540,15 @@ impl Position {
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
     pub fn is_legal(&mut self, m: Move) -> bool {
+        if self.bikjang_pending() {
+            // A pass ends the game by bikjang, even in check; every other move must part them.
+            return m.kind() == MoveKind::Pass || self.parts_royals(m) && self.is_legal_unfaced(m);
+        }
+        self.is_legal_unfaced(m)
+    }
+
+    /// [`Position::is_legal`] without the bikjang rule.
+    fn is_legal_unfaced(&mut self, m: Move) -> bool {
         let side = self.side;
         let tables = &self.game().tables;
         let royal_moves = if tables.classic {
@@ -605,7 +628,7 @@ impl Position {
             fill: [0; 32],
             n_fill: 0,
         };
-        if self.game().tables.full_legality {
+        if self.game().tables.full_legality || self.bikjang_pending() {
             ctx.test_all = true;
             ctx.check = self.in_check();
             return ctx;

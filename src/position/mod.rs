@@ -180,15 +180,21 @@ impl Position {
         self.checks[side.index()]
     }
 
-    /// Whether legality needs the general test for every move (several royal pieces, or giving
-    /// check forbidden); search then asks `is_legal` instead of testing one royal square.
+    /// Whether legality needs the general test for every move (several royal pieces, giving
+    /// check forbidden, royal pieces facing under bikjang); search then asks `is_legal` instead of
+    /// testing one royal square.
     #[inline]
     pub fn full_legality(&self) -> bool {
-        self.game.tables.full_legality
+        self.game.tables.full_legality || self.bikjang_pending()
     }
 
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv)
+    }
+
+    /// The move made `n` plies before the last one (0: the last), if the game has it.
+    pub fn move_back(&self, n: usize) -> Option<Move> {
+        self.history.iter().rev().nth(n).map(|u| u.mv)
     }
 
     /// The piece the last move took (`Piece::EMPTY` if none).
@@ -318,6 +324,13 @@ impl Position {
 
     /// Plays a (pseudo-)legal move.
     pub fn make(&mut self, m: Move) {
+        if m.kind() == MoveKind::Pass {
+            self.make_null();
+            if let Some(u) = self.history.last_mut() {
+                u.mv = m;
+            }
+            return;
+        }
         let (from, to) = (m.from, m.to);
         let moved = self.board[from as usize];
         let (captured_at, captured) = (m.captured_at(), m.captured());
@@ -476,6 +489,13 @@ impl Position {
         self.side = !self.side;
         self.ply -= 1;
         let m = u.mv;
+        if m.kind() == MoveKind::Pass {
+            self.ep = u.ep;
+            self.ep_victim = u.ep_victim;
+            self.halfmove = u.halfmove;
+            self.hash = u.hash;
+            return;
+        }
         if m.is_drop() {
             let piece = self.remove(m.to);
             self.hand[self.side.index()][piece.kind().index()] += 1;

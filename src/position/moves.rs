@@ -18,6 +18,8 @@ pub enum MoveKind {
     SetsEp,
     /// A piece from the mover's hand enters on `to` (`from == to`); the kind is [`Move::dropped`].
     Drop,
+    /// The side passes (`pass yes`): written as its royal piece's move to its own square.
+    Pass,
 }
 
 /// A move: from and to cells, an extra square (see [`MoveKind`]), the promotion, the piece it
@@ -121,7 +123,8 @@ impl Move {
             1 => MoveKind::EnPassant,
             2 => MoveKind::Castle,
             3 => MoveKind::SetsEp,
-            _ => MoveKind::Drop,
+            4 => MoveKind::Drop,
+            _ => MoveKind::Pass,
         }
     }
 

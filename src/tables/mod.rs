@@ -71,7 +71,11 @@ impl FlatAttacks {
             .collect();
         let mut in_form = vec![0; pieces.len()];
         for (ty, p) in pieces.iter().enumerate() {
-            if let Some(r) = p.region.as_ref().filter(|r| r.cells.is_some()) {
+            if let Some(r) = p
+                .region
+                .as_ref()
+                .filter(|r| r.cells.is_some() || r.along.is_some())
+            {
                 in_form[ty] = forms.len();
                 forms.push(&r.in_attacks);
             }
@@ -175,6 +179,10 @@ pub struct Tables {
     /// Cells remember the kind a promoted piece was (a capture returns that to hand; FEN writes
     /// `+P` or `Q~`).
     pub track_origin: bool,
+    /// A side not in check may pass (`pass yes`).
+    pub pass: bool,
+    /// Royal pieces facing each other must part, or a pass ends the game (`bikjang yes`).
+    pub bikjang: bool,
 }
 
 /// Hands and drops, per kind.
@@ -373,6 +381,7 @@ impl Tables {
         let full_legality = (has_royal && !classic) || !end.giving_check;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let rule_ends = (has_royal && !classic)
+            || end.pass
             || bared_wins
             || end.extinction.is_some()
             || end.goal.is_some()
@@ -446,6 +455,8 @@ impl Tables {
             facing_royals,
             piece_promotion_forced: v.piece_promotion.as_ref().is_some_and(|p| p.forced),
             piece_zone,
+            pass: end.pass && has_royal,
+            bikjang: end.bikjang && has_royal,
         }
     }
 }

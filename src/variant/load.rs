@@ -272,6 +272,9 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         castling_any: child.castling_any.or(parent.castling_any),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
+        pass: child.pass.or(parent.pass),
+        bikjang: child.bikjang.or(parent.bikjang),
+        counting: child.counting.or(parent.counting),
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }

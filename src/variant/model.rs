@@ -113,6 +113,12 @@ pub struct RegionRules {
     /// Two royal pieces may not face each other on a file with nothing between them (xiangqi's
     /// flying general): for the check test each attacks the other along it, as a rook would.
     pub facing_royals_forbidden: bool,
+    /// Pieces with extra moves along a region (`along REGION BETZA`: janggi's palace diagonals).
+    pub along: Vec<RegionMoves>,
+    /// (piece letter, letters): its moves never pass over pieces of these kinds (janggi's cannon).
+    pub no_jump_over: Vec<(char, Vec<char>)>,
+    /// (piece letter, letters): it never captures pieces of these kinds.
+    pub no_capture: Vec<(char, Vec<char>)>,
 }
 
 /// A named set of squares, given from White's side: Black's is its mirror across the middle rank.
@@ -220,6 +226,20 @@ pub struct EndRules {
     /// Kinds whose initial (`i`) moves depend on the rank they stand on, not on having moved
     /// (horde's pawns on the first rank).
     pub initial_ranks: Option<InitialRanks>,
+    /// A side not in check may pass (`pass yes`).
+    pub pass: bool,
+    /// While the royal pieces face each other on an open file, every move but the pass must break
+    /// the facing, and a pass then ends the game (janggi's bikjang).
+    pub bikjang: bool,
+    /// Points that decide the games ended by bikjang, two passes or the move count (else drawn).
+    pub counting: Option<Counting>,
+}
+
+/// `counting`: White wins when its points exceed Black's plus `bonus`, else Black wins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counting {
+    pub points: Vec<(char, i32)>,
+    pub bonus: i32,
 }
 
 impl Default for EndRules {
@@ -239,6 +259,9 @@ impl Default for EndRules {
             giving_check: true,
             must_capture: false,
             initial_ranks: None,
+            pass: false,
+            bikjang: false,
+            counting: None,
         }
     }
 }

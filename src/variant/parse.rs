@@ -53,6 +53,9 @@ pub const KEYS: &[&str] = &[
     "drop-no-mate",
     "castling-partner",
     "start-shuffle",
+    "pass",
+    "bikjang",
+    "counting",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -66,7 +69,7 @@ fn usage(key: &str) -> &'static str {
         "region" => "`region NAME SQUARES...`, squares as `d1` or rectangles `d1-f3`",
         "facing-royals" => "`facing-royals allowed|forbidden`",
         "piece" => {
-            "`piece LETTER NAME BETZA [royal] [value N] [promotes LETTER] [confine REGION] [in REGION BETZA]` or `piece LETTER -`"
+            "`piece LETTER NAME BETZA [royal] [value N] [promotes LETTER] [confine REGION] [in REGION BETZA] [along REGION BETZA] [no-jump-over LETTERS] [no-capture LETTERS]` or `piece LETTER -`"
         }
         "start" => {
             "`start FEN` with 6 fields (placement side castling en-passant halfmove fullmove), n-check variants with the checks field `W+B` after the en-passant one"
@@ -109,6 +112,9 @@ fn usage(key: &str) -> &'static str {
         "start-shuffle" => {
             "`start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`, e.g. `start-shuffle BQNRK opposite-colours B between K R`"
         }
+        "pass" => "`pass yes|no`",
+        "bikjang" => "`bikjang yes|no`",
+        "counting" => "`counting LETTER=N... [bonus N]|off`, e.g. `counting R=13 C=7 bonus 1`",
         _ => "a known key",
     }
 }
@@ -533,6 +539,17 @@ impl FileParser {
                 s.castling_any = Some(keyword(&args[0], "castling partner", &options)?);
             }
             "start-shuffle" => s.start_shuffle = Some(shuffle(key_tok, args)?),
+            "pass" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("yes", true), ("no", false)];
+                s.pass = Some(keyword(&args[0], "pass rule", &options)?);
+            }
+            "bikjang" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("yes", true), ("no", false)];
+                s.bikjang = Some(keyword(&args[0], "bikjang rule", &options)?);
+            }
+            "counting" => s.counting = Some(counting(key_tok, args)?),
             _ => unreachable!("every key in KEYS has a handler"),
         }
         Ok(())
@@ -644,9 +661,45 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
     let mut confine = None;
     let mut region_moves = None;
     let mut promotes = None;
+    let mut along = None;
+    let mut no_jump_over = None;
+    let mut no_capture = None;
     let mut rest = args[3..].iter();
     while let Some(t) = rest.next() {
         match t.text {
+            "along" if along.is_none() => {
+                let (Some(r), Some(b)) = (rest.next(), rest.next()) else {
+                    return Err(t.span.after().error(
+                        "`along` needs a region and a Betza string: expected `along REGION BETZA`, e.g. `along palace-lines F`",
+                    ));
+                };
+                along = Some((self::name(r, "region name")?, b.spanned()));
+            }
+            "no-jump-over" | "no-capture" => {
+                let slot = if t.text == "no-jump-over" {
+                    &mut no_jump_over
+                } else {
+                    &mut no_capture
+                };
+                if slot.is_some() {
+                    return Err(t.span.error(format!(
+                        "`{}` is given twice: expected each piece flag once",
+                        t.text
+                    )));
+                }
+                let Some(l) = rest.next() else {
+                    return Err(t.span.after().error(format!(
+                        "`{}` needs piece letters: expected `{} LETTERS`, e.g. `{} C`",
+                        t.text, t.text, t.text
+                    )));
+                };
+                *slot = Some(l.spanned());
+            }
+            "along" => {
+                return Err(t
+                    .span
+                    .error("`along` is given twice: expected each piece flag once"));
+            }
             "confine" if confine.is_none() => {
                 let Some(r) = rest.next() else {
                     return Err(t.span.after().error(
@@ -708,7 +761,7 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
             }
             other => {
                 return Err(t.span.error(format!(
-                    "unknown piece flag `{other}`: expected `royal`, `value N`, `promotes LETTER`, `confine REGION` or `in REGION BETZA` after the Betza string"
+                    "unknown piece flag `{other}`: expected `royal`, `value N`, `promotes LETTER`, `confine REGION`, `in REGION BETZA`, `along REGION BETZA`, `no-jump-over LETTERS` or `no-capture LETTERS` after the Betza string"
                 )));
             }
         }
@@ -721,7 +774,75 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
         confine,
         region_moves,
         promotes,
+        along,
+        no_jump_over,
+        no_capture,
     }))
+}
+
+/// `counting LETTER=N... [bonus N]`.
+fn counting(key_tok: &Tok, args: &[Tok]) -> Res<CountingSpec> {
+    count("counting", key_tok, args, 1, usize::MAX)?;
+    let mut points = Vec::new();
+    if args[0].text == "off" {
+        count("counting", key_tok, args, 1, 1)?;
+        return Ok(CountingSpec { points, bonus: 0 });
+    }
+    let mut bonus = 0;
+    let mut rest = args.iter();
+    while let Some(t) = rest.next() {
+        if t.text == "bonus" {
+            let Some(n) = rest.next() else {
+                return Err(t
+                    .span
+                    .after()
+                    .error("`bonus` needs a number: expected `bonus N`, e.g. `bonus 1`"));
+            };
+            bonus = n.text.parse::<i32>().map_err(|_| {
+                n.span.error(format!(
+                    "`{}` is not a bonus: expected an integer number of points, e.g. `bonus 1`",
+                    n.text
+                ))
+            })?;
+            if let Some(extra) = rest.next() {
+                return Err(extra.span.error(format!(
+                    "`{}` after the bonus: expected {}",
+                    extra.text,
+                    usage("counting")
+                )));
+            }
+            break;
+        }
+        let bad = || {
+            t.span.error(format!(
+                "`{}` is not a piece's points: expected LETTER=N with an upper-case piece letter, e.g. `R=13`",
+                t.text
+            ))
+        };
+        let (l, n) = t.text.split_once('=').ok_or_else(bad)?;
+        let mut chars = l.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(bad());
+        };
+        if !c.is_ascii_uppercase() {
+            return Err(bad());
+        }
+        let n = n.parse::<i32>().map_err(|_| bad())?;
+        points.push((
+            Spanned {
+                value: c,
+                span: t.span.sub(0, 1),
+            },
+            n,
+        ));
+    }
+    if points.is_empty() {
+        return Err(key_tok.span.after().error(format!(
+            "`counting` needs the points of some piece: expected {}",
+            usage("counting")
+        )));
+    }
+    Ok(CountingSpec { points, bonus })
 }
 
 fn digits(input: &str) -> IResult<&str, u32> {

@@ -59,6 +59,11 @@ pub struct VariantSpec {
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
     pub start_shuffle: Option<ShuffleSpec>,
+    /// `pass yes|no`.
+    pub pass: Option<Spanned<bool>>,
+    /// `bikjang yes|no`.
+    pub bikjang: Option<Spanned<bool>>,
+    pub counting: Option<CountingSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -107,6 +112,9 @@ impl VariantSpec {
             drop_no_mate: None,
             castling_any: None,
             start_shuffle: None,
+            pass: None,
+            bikjang: None,
+            counting: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -164,6 +172,12 @@ pub struct PieceBody {
     pub region_moves: Option<(Spanned<String>, Spanned<String>)>,
     /// `promotes L`: the kind this one becomes when it promotes (written `+` and its own letter).
     pub promotes: Option<Spanned<char>>,
+    /// `along REGION BETZA`: extra moves that start, pass and end on the region's cells.
+    pub along: Option<(Spanned<String>, Spanned<String>)>,
+    /// `no-jump-over LETTERS`: its moves never pass over pieces of these kinds.
+    pub no_jump_over: Option<Spanned<String>>,
+    /// `no-capture LETTERS`: it never captures pieces of these kinds.
+    pub no_capture: Option<Spanned<String>>,
 }
 
 /// `region NAME SQUARES...`: White's squares; Black's are their mirror across the middle rank.
@@ -249,4 +263,12 @@ pub struct InitialRanksSpec {
 pub struct PiecePromotionSpec {
     pub zone: Spanned<u32>,
     pub forced: bool,
+}
+
+/// `counting LETTER=N... [bonus N]`: the points of each kind, and Black's bonus; `off`: no points.
+#[derive(Clone, Debug)]
+pub struct CountingSpec {
+    /// (letter, points) as written, each with its token's place.
+    pub points: Vec<(Spanned<char>, i32)>,
+    pub bonus: i32,
 }

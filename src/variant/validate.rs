@@ -92,10 +92,11 @@ impl Checker<'_> {
         let goal = self.goal(board, &declared);
         let checks_to_win = self.checks_to_win(&royals);
         let hand = self.hand(board, &declared, start.as_ref());
-        let regions = self.region_rules(board, &royals);
+        let regions = self.region_rules(board, &royals, &declared);
         let initial_ranks = self.initial_ranks(board, &declared);
         let piece_promotion = self.piece_promotion(board, &declared);
         let shuffle = self.shuffle(&declared, start.as_ref());
+        let counting = self.pass_rules(&royals, &declared);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -142,6 +143,9 @@ impl Checker<'_> {
                 giving_check: spec.giving_check.as_ref().is_none_or(|g| g.value),
                 must_capture: spec.must_capture.as_ref().is_some_and(|m| m.value),
                 initial_ranks: initial_ranks?,
+                pass: spec.pass.as_ref().is_some_and(|p| p.value),
+                bikjang: spec.bikjang.as_ref().is_some_and(|b| b.value),
+                counting: counting?,
             },
             dice: dice?,
             hand: hand?,
@@ -922,7 +926,12 @@ impl Checker<'_> {
 
 impl Checker<'_> {
     /// `region` lines, the pieces' `confine` and `in` flags, and `facing-royals`.
-    fn region_rules(&mut self, board: Option<(u8, u8)>, royals: &[char]) -> Option<RegionRules> {
+    fn region_rules(
+        &mut self,
+        board: Option<(u8, u8)>,
+        royals: &[char],
+        declared: &BTreeSet<char>,
+    ) -> Option<RegionRules> {
         let spec = self.spec;
         let before = self.diags.len();
         let mut regions = Vec::new();
@@ -1003,6 +1012,35 @@ impl Checker<'_> {
             {
                 rules.confine.push((letter, i));
             }
+            if let Some((r, b)) = &body.along {
+                if body.region_moves.is_some() {
+                    self.err(
+                        &r.span,
+                        format!("piece {letter} ({}): `along` with `in`: expected one of the two region move flags on a piece", body.name.value),
+                    );
+                }
+                let region = region_of(self, r);
+                let compiled = self.region_betza(letter, &body.name.value, b, board);
+                if let (Some(region), Some((betza, paths))) = (region, compiled) {
+                    rules.along.push(RegionMoves {
+                        letter,
+                        region,
+                        betza_text: b.value.clone(),
+                        betza,
+                        paths,
+                    });
+                }
+            }
+            if let Some(l) = &body.no_jump_over
+                && let Some(l) = self.letters(l, declared, "no-jump-over pieces")
+            {
+                rules.no_jump_over.push((letter, l));
+            }
+            if let Some(l) = &body.no_capture
+                && let Some(l) = self.letters(l, declared, "no-capture pieces")
+            {
+                rules.no_capture.push((letter, l));
+            }
             if let Some((r, b)) = &body.region_moves {
                 let region = region_of(self, r);
                 let compiled = self.region_betza(letter, &body.name.value, b, board);
@@ -1019,6 +1057,55 @@ impl Checker<'_> {
         }
         rules.regions = regions;
         (self.diags.len() == before).then_some(rules)
+    }
+
+    /// `pass` needs a royal piece (a pass is written as its move to its own square); `bikjang`
+    /// needs royal pieces to face; `counting` letters are declared pieces. Returns the counting.
+    fn pass_rules(
+        &mut self,
+        royals: &[char],
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<Counting>> {
+        let spec = self.spec;
+        let before = self.diags.len();
+        for (rule, key) in [(&spec.pass, "pass"), (&spec.bikjang, "bikjang")] {
+            if let Some(r) = rule
+                && r.value
+                && royals.is_empty()
+            {
+                self.err(
+                    &r.span,
+                    format!(
+                        "`{key} yes` without a royal piece: expected a piece type flagged `royal`"
+                    ),
+                );
+            }
+        }
+        // `counting off` (no points) lets an inheriting file drop its parent's counting.
+        let counting = spec.counting.as_ref().filter(|c| !c.points.is_empty()).map(|c| {
+            let mut points: Vec<(char, i32)> = Vec::new();
+            for (l, n) in &c.points {
+                if !declared.contains(&l.value) {
+                    let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                    self.err(
+                        &l.span,
+                        format!("`{}` in the counting is not a declared piece letter: expected upper-case letters from{list}", l.value),
+                    );
+                } else if points.iter().any(|&(p, _)| p == l.value) {
+                    self.err(
+                        &l.span,
+                        format!("`{}` is counted twice: expected each piece letter once", l.value),
+                    );
+                } else {
+                    points.push((l.value, *n));
+                }
+            }
+            Counting {
+                points,
+                bonus: c.bonus,
+            }
+        });
+        (self.diags.len() == before).then_some(counting)
     }
 
     /// The Betza of an `in REGION BETZA` flag, parsed and compiled as a piece's own.

@@ -24,7 +24,8 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'xiangqi', 'minixiangqi', 'manchu',
             'antichess', 'giveaway', 'suicide', 'losers', 'horde',
             'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu',
-            'fischerandom', 'caparandom']
+            'fischerandom', 'caparandom',
+            'janggi', 'janggitraditional', 'janggimodern', 'janggicasual']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -87,6 +88,17 @@ LETTERS = {
     'fischerandom': CHESS_LETTERS,
     'caparandom': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
 }
+JANGGI_LETTERS = ('r chariot (rook), n horse (lame knight), b elephant (janggi elephant: W then two F outward), '
+                  'a guard (wazir), k general (wazir), c janggi cannon, p soldier')
+JANGGI_NOTES = ('ranks 1..10; general and guards confined to the palace d1-f3 / d8-f10; general, guards, chariot, '
+                'cannon and (in the enemy palace, forward) soldier also move along the palace diagonals; the cannon '
+                'hops one screen that is not a cannon and never takes a cannon; soldiers step sideways from the '
+                'start; a side not in check may pass, written as its general\'s move to its own square (e2e2); '
+                'two passes in a row end the game (no moves)')
+BIKJANG_NOTES = ('; while the generals face each other on an open file the side to move must part them or pass, '
+                 'and that pass ends the game (no moves)')
+for _v in ('janggi', 'janggitraditional', 'janggimodern', 'janggicasual'):
+    LETTERS[_v] = JANGGI_LETTERS
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
     'chess': 'promotion suffix q r b n (e7e8q); castling written as the king move (e1g1).',
@@ -162,6 +174,10 @@ NOTES = {
                     'in Shredder-FEN (HAha); the start position is the orthodox one.',
     'caparandom': 'capablanca with Chess960 castling (king to i or c, rook to h or d), written as the king '
                   'taking its rook; rights in Shredder-FEN (JAja).',
+    'janggi': JANGGI_NOTES + BIKJANG_NOTES + '.',
+    'janggitraditional': JANGGI_NOTES + BIKJANG_NOTES + '.',
+    'janggimodern': JANGGI_NOTES + '; no bikjang rule: generals facing each other change nothing.',
+    'janggicasual': JANGGI_NOTES + '; no bikjang rule: generals facing each other change nothing.',
 }
 
 # Hand-made castling positions for the variants whose king castles other than chess's e1g1/e1c1 (or is not
@@ -224,6 +240,17 @@ RULES = {
                 '4k4/9/9/4R4/9/9/9/9/5R3/3K5 b - - 0 1', '4k4/9/9/R8/9/9/9/9/5R3/3K5 w - - 0 1',
                 '3k5/4P4/9/9/9/9/9/9/9/5K3 b - - 0 1', '4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1'],
 }
+# Janggi: generals facing (bikjang) and not, a pass while in check, the cannon along a palace diagonal, over
+# and onto cannons, the chariot along a diagonal, soldiers in the enemy palace, the elephant and its blocks.
+JANGGI_RULES = ['4k4/9/9/9/9/9/P8/9/4K4/9 w - - 0 1', '3k5/9/9/9/9/9/P8/9/4K4/9 w - - 0 1',
+                '4k4/9/9/9/9/4r4/9/9/4K4/9 w - - 0 1', '4k4/4a4/9/9/9/9/9/9/9/4K4 b - - 0 1',
+                '3k5/9/9/9/9/9/9/5n3/4A4/3CK4 w - - 0 1', '3k5/9/9/9/9/9/9/5n3/4c4/3C1K3 w - - 0 1',
+                '3k5/9/9/9/9/4c4/9/9/4P4/4CK3 w - - 0 1', '5k3/9/9/9/9/9/9/5r3/9/3RK4 w - - 0 1',
+                '3k5/9/3P5/9/9/9/9/9/9/5K3 w - - 0 1', '3k5/9/9/9/9/9/9/5p3/9/3K5 b - - 0 1',
+                '3k5/9/9/9/9/9/9/9/9/2B1K4 w - - 0 1', '3k5/9/9/9/9/9/9/3p5/2p6/2B1K4 w - - 0 1',
+                '4k4/9/3c5/9/9/9/9/5C3/4C4/3K5 b - - 0 1']
+for _v in ('janggi', 'janggitraditional', 'janggimodern', 'janggicasual'):
+    RULES[_v] = JANGGI_RULES
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
      [20, 400, 8902, 197281, 4865609, 119060324]),

@@ -3,6 +3,7 @@
 
   fairy_stockfish.py [--engine /usr/games/fairy-stockfish] --variant V --depth N [--divide] [FEN]
   fairy_stockfish.py ... --batch         one FEN per stdin line, one answer line each
+                                         (a line `startpos moves ...` is a game from the start)
 
 Prints the `go perft N` node count of FEN (default: the variant's start position); --batch answers many
 FENs from one engine process.
@@ -82,7 +83,9 @@ def main():
     fsf.variant(a.variant)
     fens = (l.strip() for l in sys.stdin if l.strip()) if a.batch else [' '.join(a.fen) or None]
     for fen in fens:
-        nodes, moves = fsf.perft(f'position fen {fen}' if fen else 'position startpos', a.depth)
+        # A game from the start keeps its history (janggi's passes end the game by history).
+        pos = 'position startpos' if not fen else f'position {fen}' if fen.startswith('startpos') else f'position fen {fen}'
+        nodes, moves = fsf.perft(pos, a.depth)
         print(json.dumps({'nodes': nodes, 'moves': moves}) if a.divide else nodes, flush=True)
     fsf.close()
 
