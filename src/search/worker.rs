@@ -36,6 +36,13 @@ const SCORE_COUNTER: i32 = SCORE_KILLER - 1;
 /// within ±`HISTORY_MAX`).
 const SCORE_BAD_CAPTURE: i32 = -(1 << 24);
 
+/// Exchange pruning: at most this depth, a capture or check losing more than
+/// `SEE_MARGIN_TACTICAL × depth` and a quiet move losing more than `SEE_MARGIN_QUIET × depth²`
+/// in the exchange is not searched.
+const SEE_PRUNE_DEPTH: i32 = 7;
+const SEE_MARGIN_TACTICAL: i32 = 150;
+const SEE_MARGIN_QUIET: i32 = 30;
+
 /// What all workers of one search share.
 pub struct Shared<'a> {
     pub tt: &'a Tt,
@@ -391,6 +398,18 @@ impl<'a> Worker<'a> {
         attacker > victim + 50 && self.pos.attacked(m.to, !self.pos.side_to_move())
     }
 
+    /// Does `m` lose more than `margin` centipawns in the exchange on its square? False where the
+    /// exchange cannot be followed. The bound `victim − mover` (the most a capture can lose)
+    /// answers most captures without following the exchange.
+    #[inline]
+    fn exchange_below(&self, m: Move, margin: i32) -> bool {
+        let (victim, attacker, promo) = self.trade(m);
+        if !self.see_ok || promo != 0 || attacker == 0 || victim - attacker >= -margin {
+            return false;
+        }
+        see::see(&self.pos, self.sh.et, m).is_some_and(|v| v < -margin)
+    }
+
     /// The counter-move slot of the move made just before `ply`.
     #[inline]
     fn counter_index(&self, ply: usize) -> Option<usize> {
@@ -646,6 +665,26 @@ impl<'a> Worker<'a> {
             pruning = prune;
             if prune && !self.sh.checks.may_check_before(&self.pos, m) {
                 continue;
+            }
+            // Exchange pruning near the leaves: a move that loses more material in the exchange
+            // on its square than the depth left could plausibly win back. Quiet moves that cannot
+            // check get the tighter margin.
+            if !prune
+                && ply > 0
+                && !in_check
+                && legal > 0
+                && best > -MATE_BOUND
+                && depth <= SEE_PRUNE_DEPTH
+                && self.evals[ply].officers[self.pos.side_to_move() as usize] > 0
+            {
+                let margin = if tactical || self.sh.checks.may_check_before(&self.pos, m) {
+                    SEE_MARGIN_TACTICAL * depth
+                } else {
+                    SEE_MARGIN_QUIET * depth * depth
+                };
+                if self.exchange_below(m, margin) {
+                    continue;
+                }
             }
             if !self.make_legal(m, in_check, ply) {
                 continue;
