@@ -14,6 +14,7 @@
 //! ```
 
 mod checks;
+mod see;
 mod time;
 mod tt;
 mod worker;

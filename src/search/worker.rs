@@ -2,6 +2,7 @@
 //! chance nodes for dice variants. Several workers share one transposition table (Lazy SMP).
 
 use super::checks::CheckFilter;
+use super::see;
 use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
 use super::{Info, Score};
 use crate::eval::{EvalState, EvalTables, LAZY_MARGIN};
@@ -29,7 +30,18 @@ const HISTORY_MAX: i32 = 16384;
 const SCORE_HASH: i32 = 1 << 30;
 const SCORE_GOOD_TACTICAL: i32 = 1 << 26;
 const SCORE_KILLER: i32 = 1 << 25;
-const SCORE_BAD_CAPTURE: i32 = 1 << 24;
+/// The quiet move that last refuted the previous move, just below the killers.
+const SCORE_COUNTER: i32 = SCORE_KILLER - 1;
+/// Captures that lose material in the exchange come after every quiet move (history scores stay
+/// within ±`HISTORY_MAX`).
+const SCORE_BAD_CAPTURE: i32 = -(1 << 24);
+
+/// Exchange pruning: at most this depth, a capture or check losing more than
+/// `SEE_MARGIN_TACTICAL × depth` and a quiet move losing more than `SEE_MARGIN_QUIET × depth²`
+/// in the exchange is not searched.
+const SEE_PRUNE_DEPTH: i32 = 7;
+const SEE_MARGIN_TACTICAL: i32 = 150;
+const SEE_MARGIN_QUIET: i32 = 30;
 
 /// What all workers of one search share.
 pub struct Shared<'a> {
@@ -82,6 +94,12 @@ pub struct Worker<'a> {
     pending: u64,
     pub seldepth: usize,
     pub stopped: bool,
+    /// Per (side, kind, destination) of a move: the quiet move that refuted it.
+    counters: Vec<Move>,
+    /// The move made at each ply (`NO_MOVE` for a null move), for the counter moves.
+    stack: Vec<Move>,
+    /// The exchange evaluation can follow this game's attacks.
+    see_ok: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     moves: Vec<Vec<Move>>,
@@ -161,6 +179,9 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 2],
+            counters: vec![NO_MOVE; 2 * Kind::MAX * SPAN],
+            stack: vec![NO_MOVE; MAX_PLY + 2],
+            see_ok: see::available(&pos),
             history: memory.history,
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
@@ -360,17 +381,55 @@ impl<'a> Worker<'a> {
         (victim, attacker, promo)
     }
 
-    /// A capture by a more valuable piece of a defended piece probably loses material.
+    /// Does the capture lose material? By the exchange on its square where it can be followed,
+    /// else by "a more valuable piece takes a defended one". A capture of a piece worth at least
+    /// the capturer never loses.
     #[inline]
-    fn likely_bad(&self, m: Move) -> bool {
+    fn loses_material(&self, m: Move) -> bool {
         let (victim, attacker, promo) = self.trade(m);
-        promo == 0 && attacker > victim + 50 && self.pos.attacked(m.to, !self.pos.side_to_move())
+        if promo != 0 || attacker <= victim {
+            return false;
+        }
+        if self.see_ok
+            && let Some(v) = see::see(&self.pos, self.sh.et, m)
+        {
+            return v < 0;
+        }
+        attacker > victim + 50 && self.pos.attacked(m.to, !self.pos.side_to_move())
+    }
+
+    /// Does `m` lose more than `margin` centipawns in the exchange on its square? False where the
+    /// exchange cannot be followed. The bound `victim − mover` (the most a capture can lose)
+    /// answers most captures without following the exchange.
+    #[inline]
+    fn exchange_below(&self, m: Move, margin: i32) -> bool {
+        let (victim, attacker, promo) = self.trade(m);
+        if !self.see_ok || promo != 0 || attacker == 0 || victim - attacker >= -margin {
+            return false;
+        }
+        see::see(&self.pos, self.sh.et, m).is_some_and(|v| v < -margin)
+    }
+
+    /// The counter-move slot of the move made just before `ply`.
+    #[inline]
+    fn counter_index(&self, ply: usize) -> Option<usize> {
+        let prev = self.stack[ply.checked_sub(1)?];
+        if prev == NO_MOVE {
+            return None;
+        }
+        // The previous mover is the side not to move; its piece now stands on `prev.to`.
+        let side = (!self.pos.side_to_move()).index();
+        let ty = self.pos.at(prev.to).kind().index();
+        Some((side * Kind::MAX + ty) * SPAN + (prev.to - BASE) as usize)
     }
 
     fn score_moves(&mut self, ply: usize, tt_move: Option<(u16, u16, Option<Kind>)>) {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
         let killers = self.killers[ply];
+        let counter = self
+            .counter_index(ply)
+            .map_or(NO_MOVE, |i| self.counters[i]);
         for i in 0..self.moves[ply].len() {
             let m = self.moves[ply][i];
             let s = if tt_move.is_some_and(|(f, t, p)| m.same_squares(f, t, p)) {
@@ -381,6 +440,8 @@ impl<'a> Worker<'a> {
                 SCORE_KILLER + 1
             } else if m.same_action(killers[1]) {
                 SCORE_KILLER
+            } else if counter != NO_MOVE && m.same_action(counter) {
+                SCORE_COUNTER
             } else {
                 self.history[self.hist_index(m)]
             };
@@ -405,9 +466,9 @@ impl<'a> Worker<'a> {
         (moves[i], scores[i])
     }
 
-    /// As `pick_simple`, and: a capture that is probably bad drops below the killers when its turn
-    /// comes (most nodes never get that far); once only quiet moves remain, they are sorted in one
-    /// go (`sorted`) and later picks take them in turn.
+    /// As `pick_simple`, and: a capture that loses material drops below the quiet moves when its
+    /// turn comes (most nodes never get that far); once only quiet moves and losing captures
+    /// remain, they are sorted in one go (`sorted`) and later picks take them in turn.
     #[inline]
     fn pick(&mut self, ply: usize, i: usize, sorted: &mut bool, may_sort: bool) -> (Move, i32) {
         if *sorted {
@@ -415,12 +476,12 @@ impl<'a> Worker<'a> {
         }
         loop {
             let (m, s) = self.pick_simple(ply, i);
-            if (SCORE_GOOD_TACTICAL..SCORE_HASH).contains(&s) && self.likely_bad(m) {
+            if (SCORE_GOOD_TACTICAL..SCORE_HASH).contains(&s) && self.loses_material(m) {
                 self.scores[ply][i] = s - SCORE_GOOD_TACTICAL + SCORE_BAD_CAPTURE;
                 continue;
             }
             let n = self.moves[ply].len();
-            if may_sort && s < SCORE_BAD_CAPTURE && i + 2 < n {
+            if may_sort && s < SCORE_COUNTER && i + 2 < n {
                 let mut buf = std::mem::take(&mut self.sort_buf);
                 buf.clear();
                 buf.extend(
@@ -544,6 +605,7 @@ impl<'a> Worker<'a> {
             }
             if null_ok && depth >= 3 && eval >= beta {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                self.stack[ply] = NO_MOVE;
                 self.pos.make_null();
                 self.evals[ply + 1] = self.evals[ply];
                 let v = -self.search(depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
@@ -604,6 +666,26 @@ impl<'a> Worker<'a> {
             if prune && !self.sh.checks.may_check_before(&self.pos, m) {
                 continue;
             }
+            // Exchange pruning near the leaves: a move that loses more material in the exchange
+            // on its square than the depth left could plausibly win back. Quiet moves that cannot
+            // check get the tighter margin.
+            if !prune
+                && ply > 0
+                && !in_check
+                && legal > 0
+                && best > -MATE_BOUND
+                && depth <= SEE_PRUNE_DEPTH
+                && self.evals[ply].officers[self.pos.side_to_move() as usize] > 0
+            {
+                let margin = if tactical || self.sh.checks.may_check_before(&self.pos, m) {
+                    SEE_MARGIN_TACTICAL * depth
+                } else {
+                    SEE_MARGIN_QUIET * depth * depth
+                };
+                if self.exchange_below(m, margin) {
+                    continue;
+                }
+            }
             if !self.make_legal(m, in_check, ply) {
                 continue;
             }
@@ -613,6 +695,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.sh.tt.prefetch(self.pos.hash());
+            self.stack[ply] = m;
             legal += 1;
             let new_depth = depth - 1;
             let v = if legal == 1 {
@@ -664,6 +747,9 @@ impl<'a> Worker<'a> {
                             if !self.killers[ply][0].same_action(m) {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
+                            }
+                            if let Some(c) = self.counter_index(ply) {
+                                self.counters[c] = m;
                             }
                             let bonus = (depth * depth).min(400) * 8;
                             self.update_history(m, bonus);
@@ -790,12 +876,8 @@ impl<'a> Worker<'a> {
                 if stand + victim + promo + 150 <= alpha {
                     continue;
                 }
-                // A capture by a more valuable piece of a defended piece loses material.
-                if promo == 0
-                    && !et.royal[attacker_ty]
-                    && et.value[attacker_ty] > victim + 50
-                    && self.pos.attacked(m.to, !self.pos.side_to_move())
-                {
+                // A capture that loses material in the exchange.
+                if !et.royal[attacker_ty] && self.loses_material(m) {
                     continue;
                 }
             }
