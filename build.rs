@@ -5,7 +5,11 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    // The manifest directory of this build, read when the script runs: `env!` would fix the one
+    // the script was compiled in, so a target directory copied from another checkout would embed
+    // that checkout's variants.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("variants");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("variants/ exists")
