@@ -9,9 +9,11 @@
 #   (c) crazyhouse against Fairy-Stockfish, acedrex second, from openings/crazyhouse.fen: XBoard
 #       referees drops and holdings by its own crazyhouse rules;
 #   (d) fischerandom against Fairy-Stockfish, acedrex second, from openings/fischerandom.fen: XBoard
-#       referees Chess960 castling (sent and answered as O-O / O-O-O) and Shredder-FEN rights.
-# Both must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
-# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c).
+#       referees Chess960 castling (sent and answered as O-O / O-O-O) and Shredder-FEN rights;
+#   (e) shogi against Fairy-Stockfish, acedrex second, from openings/shogi.fen: XBoard referees
+#       promotions (`h8c3+`, declined `d6d7=`), drops and the shogi rules itself.
+# Each must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
+# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c), (d), (e).
 #
 # Environment: ACEDREX_BIN (default: target/release/acedrex, built if missing; target is
 # $CARGO_TARGET_DIR when set), GAMES (2 per match), TC (0:10+0.1), MAXMOVES (120),
@@ -34,7 +36,7 @@ FSF=${FSF:-/usr/games/fairy-stockfish}
 if [ ! -x "$BIN" ]; then
     (cd "$ROOT" && cargo build --release --quiet)
 fi
-rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom"
+rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom" "$OUT/shogi"
 mkdir -p "$OUT"
 
 match() {  # match FIRST_CMD FIRST_NAME SECOND_CMD SECOND_NAME OUTDIR [RUNNER OPTIONS]
@@ -58,7 +60,10 @@ match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/crazyhouse" --variant c
 rc_d=0
 match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/fischerandom" --variant fischerandom \
     --openings "$ROOT/openings/fischerandom.fen" >"$OUT/fischerandom.log" 2>&1 || rc_d=$?
-echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d)"
+rc_e=0
+match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/shogi" --variant shogi \
+    --openings "$ROOT/openings/shogi.fen" >"$OUT/shogi.log" 2>&1 || rc_e=$?
+echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d, $rc_e)"
 
 ok=0
 echo "== (a) acedrex second, Fairy-Max's rules"
@@ -69,5 +74,7 @@ echo "== (c) crazyhouse, acedrex second to Fairy-Stockfish, XBoard's rules"
 python3 "$HERE/check.py" "$OUT/crazyhouse" second "$GAMES" || ok=1
 echo "== (d) fischerandom, acedrex second to Fairy-Stockfish, XBoard's rules"
 python3 "$HERE/check.py" "$OUT/fischerandom" second "$GAMES" || ok=1
-if [ "$ok" = 0 ]; then echo "xboard: 4 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
+echo "== (e) shogi, acedrex second to Fairy-Stockfish, XBoard's rules (promotions, drops)"
+python3 "$HERE/check.py" "$OUT/shogi" second "$GAMES" || ok=1
+if [ "$ok" = 0 ]; then echo "xboard: 5 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
 exit "$ok"
