@@ -116,6 +116,9 @@ pub fn generate(
         if pos.game_end().is_some() {
             continue;
         }
+        // Games start from the FEN, without the walk's moves behind it (which the search reads,
+        // e.g. for the counter move): judge the position as it will be played.
+        let pos = Position::from_fen(&game, &pos.fen()).expect("a position's own FEN loads");
         engine.clear();
         let limits = Limits {
             depth: Some(opts.depth),
