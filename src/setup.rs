@@ -145,6 +145,11 @@ impl Setup {
         if fields.len() == 5 && numeric(fields[3].1) && numeric(fields[4].1) {
             fields.insert(3, (fields[3].0, "-"));
         }
+        // Nor rights: `placement side half full`, as XBoard and Fairy-Stockfish write shogi.
+        if fields.len() == 4 && numeric(fields[2].1) && numeric(fields[3].1) {
+            fields.insert(2, (fields[2].0, "-"));
+            fields.insert(3, (fields[2].0, "-"));
+        }
         // n-check counters after the e.p. field (`- 2+3 0 1`).
         let mut checks = None;
         if let Some(&(_, c)) = fields.get(4)
@@ -723,6 +728,14 @@ mod tests {
         assert_eq!(s.fen(), "8/8/8/8/8/8/8/K6k w - - 0 1");
         let s = Setup::parse("8/8/8/8/8/8/8/K6k b - 3 40").unwrap();
         assert_eq!(s.fen(), "8/8/8/8/8/8/8/K6k b - - 3 40");
+    }
+
+    #[test]
+    fn reads_a_fen_without_rights_and_en_passant_fields() {
+        let s = Setup::parse("ln1g2snl/1rs1gk1b1/9/9/9/9/9/9/1NSG2SNL[-] b 3 7").expect("fen");
+        assert_eq!((s.side, s.halfmove, s.fullmove), (Side::Black, 3, 7));
+        assert!(s.rights.is_empty() && s.ep.is_none());
+        assert_eq!(s.hands, Some(Vec::new()));
     }
 
     #[test]
