@@ -4,9 +4,10 @@
 //! all read FEN here, and every FEN acedrex writes comes from [`Setup::fen`].
 //!
 //! The reader accepts what GUIs send: missing trailing fields (`w - - 0 1`), no e.p. field before the
-//! counters, Shredder/X-FEN file letters in the rights field, and Fairy-Max's `8` for an empty rank
-//! of any width. Pieces in hand follow the placement in brackets (`RNBQKBNR[Qp]`, `[-]` or `[]` for
-//! empty hands), and a promoted piece that would go back to hand as a pawn carries `~` (`Q~`), as
+//! counters, neither rights nor e.p. field (`[-] w 0 1`, shogi), Shredder/X-FEN file letters in the
+//! rights field, and Fairy-Max's `8` for an empty rank of any width. Pieces in hand follow the
+//! placement in brackets (`RNBQKBNR[Qp]`, `[-]` or `[]` for empty hands); a promoted piece that would
+//! go back to hand as a pawn carries `~` (`Q~`), and a piece's promoted form is written `+P`, as
 //! Fairy-Stockfish and XBoard write them.
 
 use crate::side::Side;
