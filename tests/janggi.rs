@@ -7,11 +7,10 @@
 mod common;
 
 use acedrex::game::Game;
-use acedrex::position::Position;
 use acedrex::rules::Winner;
-use acedrex::search::{Limits, Score};
-use acedrex::variant::{builtin, parse_variant};
-use common::{game, search_fen};
+use acedrex::search::Score;
+use acedrex::variant::builtin;
+use common::{assert_positioned_errors, game, legal_texts, play, search_depth4, search_fen};
 use std::sync::Arc;
 
 const FAMILY: [&str; 4] = [
@@ -21,26 +20,8 @@ const FAMILY: [&str; 4] = [
     "janggicasual",
 ];
 
-fn play(g: &Arc<Game>, fen: &str, moves: &str) -> Position {
-    let mut pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    for text in moves.split_whitespace() {
-        let m = pos
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        pos.make(m);
-    }
-    pos
-}
-
 fn moves_after(g: &Arc<Game>, fen: &str, played: &str) -> Vec<String> {
-    let mut pos = play(g, fen, played);
-    let mut list: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    list.sort();
-    list
+    legal_texts(&mut play(g, fen, played))
 }
 
 fn end_after(g: &Arc<Game>, fen: &str, played: &str) -> Option<(Winner, &'static str)> {
@@ -234,58 +215,66 @@ fn search_sees_the_counting_pass() {
     // After White's pass, Black's pass ends the game won for Black (Fairy-Stockfish: mate 1, e9e9).
     let g = game("janggi");
     let fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 1 1";
-    let mut pos = play(&g, START, "e2e2");
+    let pos = play(&g, START, "e2e2");
     assert_eq!(pos.fen(), fen);
-    let r = common::search(
-        &pos,
-        Limits {
-            depth: Some(4),
-            ..Limits::default()
-        },
-    );
-    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
-    assert_eq!((r.score, best.as_str()), (Score::Mate(1), "e9e9"));
+    assert_eq!(search_depth4(&pos), (Score::Mate(1), "e9e9".to_string()));
     // From the FEN alone no pass was made: the same pass does not end the game.
     assert_ne!(search_fen(&g, fen).0, Score::Mate(1));
-    let _ = &mut pos;
 }
 
 #[test]
 fn the_rules_are_validated_with_places() {
-    let bad = [
-        (
-            "piece K king W royal along nowhere F\n",
-            "no region `nowhere`",
-        ),
-        (
-            "piece K king W royal no-capture Z\n",
-            "`Z` in the no-capture",
-        ),
-        (
-            "piece K king W royal no-jump-over Z\n",
-            "`Z` in the no-jump-over",
-        ),
-        (
-            "piece K king W royal\ncounting Z=3\n",
-            "`Z` in the counting",
-        ),
-        ("piece K king W royal\ncounting K=3 K=4\n", "counted twice"),
-        (
-            "piece K king W royal\ncounting K=x\n",
-            "not a piece's points",
-        ),
-        ("piece K king W\npass yes\n", "`pass yes` without a royal"),
-        ("piece K king W royal\npass maybe\n", "pass rule"),
-    ];
-    for (lines, want) in bad {
-        let text = format!("variant t\nboard 8x8\n{lines}start 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
-        let err = acedrex::variant::render(&parse_variant("t.txt", &text).expect_err(lines));
-        assert!(err.contains(want), "{lines}: {err}");
-    }
-    let text = "variant t\ninherit janggi\npiece A guard W in palace F along palace-lines F\n";
-    let err = acedrex::variant::render(&parse_variant("t.txt", text).expect_err("in with along"));
-    assert!(err.contains("`along` with `in`"), "{err}");
-    assert!(builtin("janggi").is_some());
+    let base = "variant t\nboard 8x8\nstart 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n";
+    assert_positioned_errors(
+        base,
+        &[
+            (
+                "piece K king W royal along nowhere F\n",
+                "t.txt:4:28",
+                "no region `nowhere`",
+            ),
+            (
+                "piece K king W royal no-capture Z\n",
+                "t.txt:4:33",
+                "`Z` in the no-capture",
+            ),
+            (
+                "piece K king W royal no-jump-over Z\n",
+                "t.txt:4:35",
+                "`Z` in the no-jump-over",
+            ),
+            (
+                "piece K king W royal\ncounting Z=3\n",
+                "t.txt:5:10",
+                "`Z` in the counting",
+            ),
+            (
+                "piece K king W royal\ncounting K=3 K=4\n",
+                "t.txt:5:14",
+                "counted twice",
+            ),
+            (
+                "piece K king W royal\ncounting K=x\n",
+                "t.txt:5:10",
+                "not a piece's points",
+            ),
+            (
+                "piece K king W\npass yes\n",
+                "t.txt:5:6",
+                "`pass yes` without a royal",
+            ),
+            (
+                "piece K king W royal\npass maybe\n",
+                "t.txt:5:6",
+                "unknown pass rule `maybe`",
+            ),
+            (
+                "inherit janggi\npiece A guard W in palace F along palace-lines F\n",
+                "t.txt:5:35",
+                "`along` with `in`",
+            ),
+        ],
+    );
 }
 
 #[test]
@@ -350,15 +339,7 @@ fn search_keeps_to_the_bikjang_rule() {
         "3k5/9/9/9/9/9/9/9/r8/2B1K4 w - - 0 1",
         "c1e4 d10e10 e4c7",
     );
-    let r = common::search(
-        &pos,
-        Limits {
-            depth: Some(4),
-            ..Limits::default()
-        },
-    );
-    let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
-    assert_eq!((r.score, best.as_str()), (Score::Mate(1), "e10e10"));
+    assert_eq!(search_depth4(&pos), (Score::Mate(1), "e10e10".to_string()));
     // Facing with less material: White must part the generals (a pass would lose by counting);
     // the search's move is one of the legal ones (Fairy-Stockfish: e2f1).
     let fen = "4k4/9/9/9/9/p8/9/9/4K4/9 w - - 0 1";

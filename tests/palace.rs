@@ -10,7 +10,7 @@ use acedrex::position::Position;
 use acedrex::rules::Winner;
 use acedrex::search::Score;
 use acedrex::variant::parse_variant;
-use common::{game, search_fen};
+use common::{game, legal_texts, search_fen};
 use std::sync::Arc;
 
 fn end(g: &Arc<Game>, fen: &str) -> Option<(Winner, &'static str)> {
@@ -19,14 +19,7 @@ fn end(g: &Arc<Game>, fen: &str) -> Option<(Winner, &'static str)> {
 }
 
 fn moves(g: &Arc<Game>, fen: &str) -> Vec<String> {
-    let mut pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut list: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    list.sort();
-    list
+    legal_texts(&mut common::play(g, fen, ""))
 }
 
 /// Xiangqi with the generals allowed to face each other: what the rule takes away.

@@ -9,7 +9,7 @@ use acedrex::game::Game;
 use acedrex::position::Position;
 use acedrex::rules::Winner;
 use acedrex::search::Score;
-use common::{game, search_fen};
+use common::{assert_positioned_errors, game, legal_texts, search_fen};
 use std::sync::Arc;
 
 fn end(variant: &str, fen: &str) -> Option<(Winner, &'static str)> {
@@ -89,11 +89,7 @@ fn racing_kings_gives_the_reply_and_forbids_check() {
     assert!(["g7f8", "g7g8", "g7h8"].contains(&best.as_str()), "{best}");
     // No move may give check: the rook may not go to the a-file or the 2nd rank.
     let mut pos = Position::from_fen(&g, "8/8/8/8/8/8/k7/4R2K w - - 0 1").unwrap();
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
+    let moves = legal_texts(&mut pos);
     assert!(!moves.contains(&"e1a1".to_string()) && !moves.contains(&"e1e2".to_string()));
     assert!(moves.contains(&"e1b1".to_string()) && moves.contains(&"e1e3".to_string()));
 }
@@ -121,11 +117,7 @@ fn losing_a_whole_kind_loses() {
     )
     .unwrap();
     assert!(!pos.in_check());
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
+    let moves = legal_texts(&mut pos);
     assert!(moves.contains(&"e1d2".to_string()), "{moves:?}");
     // Taking the last queen is a win found by search: mate in 1.
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -153,11 +145,7 @@ fn several_royals_any_may_not_be_left_attacked() {
     let mut pos = Position::from_fen(&g, "kr5k/8/8/8/8/8/8/K3R2K w - - 0 1").unwrap();
     assert!(!pos.in_check());
     // a1b1 and a1b2 step into the rook's file: illegal; a1a2 is fine.
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
+    let moves = legal_texts(&mut pos);
     assert!(!moves.contains(&"a1b1".to_string()) && moves.contains(&"a1a2".to_string()));
     // One king attacked is check; with no way out, mate.
     let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/1r6/Kr5K w - - 0 1").unwrap();
@@ -194,28 +182,10 @@ fn several_royals_last_only_the_last_is_protected() {
     // White's last king next to Black's rook: it must step out of check.
     let mut pos = Position::from_fen(&g, "k6k/8/8/8/8/8/8/6rK w - - 0 1").unwrap();
     assert!(pos.in_check());
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    moves.sort();
+    let moves = legal_texts(&mut pos);
     assert_eq!(moves, ["h1g1", "h1h2"]);
     let (score, _) = search_fen(&g, "k6k/8/8/8/8/8/1r6/Kr5K b - - 0 1");
     assert!(matches!(score, Score::Mate(n) if n > 0), "{score:?}");
-}
-
-/// Each line added to `base` is refused with an error at `t.txt:LINE:COL` that says `message`.
-fn assert_positioned_errors(base: &str, cases: &[(&str, &str, &str)]) {
-    for (line, at, message) in cases {
-        let text = format!("{base}{line}");
-        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
-        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
-        assert!(
-            shown.iter().any(|e| e.contains(at) && e.contains(message)),
-            "{line}: {shown:#?}"
-        );
-    }
 }
 
 #[test]
@@ -340,11 +310,7 @@ fn antichess_losing_every_piece_or_being_stalemated_wins() {
     let fen = "k7/8/8/8/8/8/8/R7 w - - 0 1";
     assert_eq!(search_fen(&g, fen), (Score::Mate(-1), "a1a8".to_string()));
     let mut pos = Position::from_fen(&g, fen).unwrap();
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
+    let moves = legal_texts(&mut pos);
     assert_eq!(moves, ["a1a8"]);
     // The same army in giveaway: the king may be taken; nothing is ever in check.
     let pos = Position::from_fen(&game("giveaway"), "4k3/8/8/8/8/8/8/4R2K b - - 0 1").unwrap();
@@ -402,11 +368,7 @@ fn losers_mated_stalemated_or_bared_wins() {
     // Fairy-Stockfish: in check from d2, the only legal capture is the king's; the rook's h1h8
     // would not exist anyway, and Kxd2 is forced over the king's quiet steps.
     let mut pos = Position::from_fen(&g, "4k3/8/8/8/8/8/3r4/4K2R w K - 0 1").unwrap();
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
+    let moves = legal_texts(&mut pos);
     assert_eq!(moves, ["e1d2"]);
 }
 

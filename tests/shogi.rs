@@ -6,28 +6,14 @@ mod common;
 
 use acedrex::position::Position;
 use acedrex::rules::Winner;
-use common::{game, search_fen};
+use common::{assert_positioned_errors, game, legal_texts, play, search_fen};
 
 fn legal(variant: &str, fen: &str) -> Vec<String> {
-    let g = game(variant);
-    let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    moves.sort();
-    moves
+    legal_texts(&mut play(&game(variant), fen, ""))
 }
 
 fn after(variant: &str, fen: &str, moves: &[&str]) -> Position {
-    let g = game(variant);
-    let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    for m in moves {
-        let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        pos.make(mv);
-    }
-    pos
+    play(&game(variant), fen, &moves.join(" "))
 }
 
 #[test]
@@ -183,15 +169,7 @@ fn promotion_keys_are_checked_with_positions() {
             "unknown immobile rule `never`",
         ),
     ];
-    for (line, at, message) in cases {
-        let text = format!("{base}{line}");
-        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
-        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
-        assert!(
-            shown.iter().any(|e| e.contains(at) && e.contains(message)),
-            "{line}: {shown:#?}"
-        );
-    }
+    assert_positioned_errors(base, &cases);
 }
 
 #[test]

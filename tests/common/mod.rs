@@ -16,8 +16,13 @@ pub fn search(pos: &Position, limits: Limits) -> SearchResult {
 /// The score and first move of a depth-4 search of a FEN.
 pub fn search_fen(g: &Arc<Game>, fen: &str) -> (Score, String) {
     let pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    search_depth4(&pos)
+}
+
+/// The score and first move of a depth-4 search of a position (its history included).
+pub fn search_depth4(pos: &Position) -> (Score, String) {
     let r = search(
-        &pos,
+        pos,
         Limits {
             depth: Some(4),
             ..Limits::default()
@@ -25,6 +30,42 @@ pub fn search_fen(g: &Arc<Game>, fen: &str) -> (Score, String) {
     );
     let best = r.best.map(|m| pos.move_text(m)).unwrap_or_default();
     (r.score, best)
+}
+
+/// A FEN with moves played on it (coordinate text, separated by spaces).
+pub fn play(g: &Arc<Game>, fen: &str, moves: &str) -> Position {
+    let mut pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    for text in moves.split_whitespace() {
+        let m = pos
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        pos.make(m);
+    }
+    pos
+}
+
+/// The legal moves as coordinate text, sorted.
+pub fn legal_texts(pos: &mut Position) -> Vec<String> {
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// Each line added to `base` is refused with an error at `t.txt:LINE:COL` that says `message`.
+pub fn assert_positioned_errors(base: &str, cases: &[(&str, &str, &str)]) {
+    for (line, at, message) in cases {
+        let text = format!("{base}{line}");
+        let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
+        let shown: Vec<String> = errors.iter().map(|d| d.to_string()).collect();
+        assert!(
+            shown.iter().any(|e| e.contains(at) && e.contains(message)),
+            "{line}: {shown:#?}"
+        );
+    }
 }
 
 pub fn game(name: &str) -> Arc<Game> {
