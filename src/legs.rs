@@ -30,6 +30,21 @@ pub enum Cont {
     Empty,
     Occupied,
     Any,
+    /// `c`/`d` on a leg that does not end the move (a locust capture): an enemy (`enemy`) or own
+    /// (`own`) piece there is taken and the move goes on; with `m` (`empty`) an empty square
+    /// lets it go on too.
+    Take {
+        enemy: bool,
+        own: bool,
+        empty: bool,
+    },
+}
+
+impl Cont {
+    /// Whether the leg takes the piece on the square it goes on from.
+    pub fn takes(self) -> bool {
+        matches!(self, Cont::Take { .. })
+    }
 }
 
 /// One leg: repeat `step` up to `max` times (0 = unlimited); every square reached may end the move
@@ -96,7 +111,20 @@ pub fn compile(b: &betza::Betza) -> Result<Vec<Path>, Unsupported> {
             betza::Move::Bracket(br) => bracket(br, &mut paths)?,
         }
     }
+    if paths
+        .iter()
+        .any(|p| matches!(p, Path::Legs { leg, .. } if most_takes(leg) > 1))
+    {
+        return unsupported(
+            "a move may take at most one piece on the way (one `c`/`d` leg before the last)",
+        );
+    }
     Ok(merge_paths(paths))
+}
+
+/// The most locust captures along one path of the leg tree.
+fn most_takes(leg: &Leg) -> usize {
+    usize::from(leg.cont.takes()) + leg.next.iter().map(most_takes).max().unwrap_or(0)
 }
 
 /// The longest file or rank component of any step of the paths (0 for castling alone).
@@ -266,15 +294,22 @@ fn make_leg(
         }
         leg.stop = stop_override.unwrap_or(Stop(stop));
     } else {
-        if p.has(Modality::C) || p.has(Modality::D) {
-            return unsupported(
-                "captures on a leg that does not end the move (locust captures) are not supported",
-            );
-        }
         if p.has(Modality::E) {
             return unsupported("`e` is only meaningful on the last leg");
         }
         let hop = p.has(Modality::P) || p.has(Modality::G);
+        let (enemy, own) = (p.has(Modality::C), p.has(Modality::D));
+        if enemy || own {
+            if hop {
+                return unsupported("a leg cannot both take (`c`/`d`) and hop (`p`/`g`)");
+            }
+            leg.cont = Cont::Take {
+                enemy,
+                own,
+                empty: p.has(Modality::M),
+            };
+            return Ok(Some(leg));
+        }
         leg.cont = match (hop, p.has(Modality::M)) {
             (true, true) => Cont::Any,
             (true, false) => Cont::Occupied,
@@ -577,6 +612,14 @@ fn describe_leg(leg: &Leg, depth: usize, out: &mut String) {
         let cond = match leg.cont {
             Cont::Empty => "empty",
             Cont::Occupied => "occupied",
+            Cont::Take { enemy, own, empty } => match (enemy, own, empty) {
+                (true, false, false) => "an enemy's, taken",
+                (true, false, true) => "empty or an enemy's, taken",
+                (false, true, false) => "an own piece's, taken",
+                (false, true, true) => "empty or an own piece's, taken",
+                (true, true, false) => "occupied, taken",
+                _ => "anything, a piece taken",
+            },
             _ => "any",
         };
         let _ = write!(out, ", then from a square that is {cond}:");

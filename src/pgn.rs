@@ -267,6 +267,17 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     } else if let Some(k) = m.dropped() {
         // Drops as crazyhouse PGN writes them, pawns included: `P@e4`.
         s += &format!("{}@{}", game.letter(k), square_name(m.to));
+    } else if let Some(at) = m.locust_at() {
+        // A move that takes on its way names all three squares: `Nf5xg6xh7`, igui `Nf5xg6-f5`.
+        s.push(game.letter(piece_type(pos, m.from)));
+        s += &square_name(m.from);
+        s.push('x');
+        s += &square_name(at);
+        s.push(if m.captured().is_piece() { 'x' } else { '-' });
+        s += &square_name(m.to);
+        if m.promotion().is_some() {
+            s.push('+');
+        }
     } else {
         let ty = piece_type(pos, m.from);
         let pawn = is_pawn(&game, ty);
@@ -278,7 +289,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
                     && !o.is_drop()
                     && o.from != m.from
                     && piece_type(pos, o.from) == ty
-                    && o.kind() != MoveKind::Castle
+                    && !matches!(o.kind(), MoveKind::Castle | MoveKind::Locust)
             })
             .map(|o| o.from)
             .collect();
@@ -328,6 +339,30 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     s
 }
 
+/// `Nf5xg6xh7` (a piece letter, then three squares joined by `x` or `-`, and `+` to promote): the
+/// locust move through the middle square, read as its coordinate text `f5g6,g6h7`.
+fn parse_locust_san(pos: &mut Position, text: &str) -> Option<Move> {
+    let (files, ranks) = (pos.game().variant.files, pos.game().variant.ranks);
+    let mut rest = text.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    let mut squares = Vec::new();
+    for i in 0..3 {
+        if i > 0 {
+            rest = rest.strip_prefix(['x', '-'])?;
+        }
+        let (sq, n) = parse_square(rest, files, ranks)?;
+        squares.push(square_name(sq));
+        rest = &rest[n..];
+    }
+    if !rest.is_empty() && rest != "+" {
+        return None;
+    }
+    let coord = format!(
+        "{}{},{}{}{rest}",
+        squares[0], squares[1], squares[1], squares[2]
+    );
+    pos.parse_move(&coord).ok()
+}
+
 /// Why a move text names no legal move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SanError {
@@ -346,6 +381,9 @@ pub enum SanError {
 pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
     if let Ok(m) = pos.parse_move(t) {
+        return Ok(m);
+    }
+    if let Some(m) = parse_locust_san(pos, t) {
         return Ok(m);
     }
     let legal = pos.legal_moves();
@@ -426,7 +464,13 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     let full_from = from_file.is_some() && from_rank.is_some();
     let cands: Vec<Move> = legal
         .into_iter()
-        .filter(|m| m.to == to && !matches!(m.kind(), MoveKind::Castle | MoveKind::Drop))
+        .filter(|m| {
+            m.to == to
+                && !matches!(
+                    m.kind(),
+                    MoveKind::Castle | MoveKind::Drop | MoveKind::Locust
+                )
+        })
         .filter(|m| {
             let ty = piece_type(pos, m.from);
             match piece {

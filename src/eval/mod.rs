@@ -468,7 +468,7 @@ impl EvalTables {
     pub fn update(&self, pos: &Position, prev: &EvalState, m: Move, moved: Piece) -> EvalState {
         let t_before = moved.kind();
         // Hands change with drops and captures: recount (hands are small, boards with them too).
-        if m.kind() == MoveKind::Castle
+        if matches!(m.kind(), MoveKind::Castle | MoveKind::Locust)
             || m.promotion().is_some_and(|t| self.royal[t.index()])
             || pos.game().tables.hand.on
         {

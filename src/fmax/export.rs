@@ -1026,6 +1026,9 @@ fn leg_rays(
                 out.push(Ray::new(u, cyl | (t << 4) | s1, (v != u).then_some(v)));
             }
             Cont::Any => return Err("a leap over anything that then goes on is not expressible except as an initial jump".into()),
+            Cont::Take { .. } => {
+                return Err("a capture before the last leg (a locust capture) is not expressible".into());
+            }
             Cont::Never => unreachable!("a leg with continuations has a condition"),
         }
     }

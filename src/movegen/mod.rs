@@ -286,6 +286,7 @@ impl Position {
                 initial: false,
                 quiet: QUIET,
                 sets_ep: self.sets_ep_from(from),
+                locust: 0,
             };
             for &root in &prog.complex {
                 walker.leg(root, from);
@@ -488,14 +489,21 @@ impl Position {
                     return false;
                 }
                 let offs = &flat.offsets[inst.first as usize
-                    ..inst.first as usize + (inst.empty + inst.occupied) as usize];
-                let (empty, occupied) = offs.split_at(inst.empty as usize);
+                    ..inst.first as usize + (inst.empty + inst.occupied + inst.enemy) as usize];
+                let (empty, rest) = offs.split_at(inst.empty as usize);
+                let (occupied, enemy) = rest.split_at(inst.occupied as usize);
                 empty
                     .iter()
                     .all(|&o| self.board[(a as i16 + o) as usize].is_empty())
                     && occupied
                         .iter()
                         .all(|&o| self.board[(a as i16 + o) as usize].is_piece())
+                    && (enemy.is_empty() || {
+                        let theirs = enemy_mask(self.board[a as usize].side());
+                        enemy
+                            .iter()
+                            .all(|&o| self.board[(a as i16 + o) as usize].bits() & theirs != 0)
+                    })
             })
     }
 
@@ -760,6 +768,8 @@ struct Walker<'a> {
     quiet: bool,
     /// Double steps from here leave an e.p. square.
     sets_ep: bool,
+    /// The square where the path being walked took a piece on its way (0: none).
+    locust: u16,
 }
 
 impl Walker<'_> {
@@ -770,7 +780,12 @@ impl Walker<'_> {
         } else {
             self.content(to as i16)
         };
-        if !self.quiet && captured.bits() & self.enemy == 0 && !promoting {
+        let (kind, extra) = if self.locust != 0 {
+            (MoveKind::Locust, self.locust)
+        } else {
+            (kind, extra)
+        };
+        if !self.quiet && captured.bits() & self.enemy == 0 && !promoting && self.locust == 0 {
             return;
         }
         let m = Move::new(self.from, to, kind)
@@ -790,10 +805,11 @@ impl Walker<'_> {
         self.out.push(m);
     }
 
-    /// The origin counts as empty during its own move.
+    /// The origin counts as empty during its own move, and so does a square whose piece the move
+    /// took on its way.
     #[inline]
     fn content(&self, sq: i16) -> Piece {
-        if sq as u16 == self.from {
+        if sq as u16 == self.from || sq as u16 == self.locust {
             Piece::EMPTY
         } else {
             self.pos.board[sq as usize]
@@ -862,6 +878,19 @@ impl Walker<'_> {
                     Cont::Empty => c.is_empty(),
                     Cont::Occupied => c.is_occupied(),
                     Cont::Any => true,
+                    Cont::Take { enemy, own, empty } => {
+                        let take = (enemy && c.bits() & self.enemy != 0)
+                            || (own && c.bits() & self.own != 0);
+                        if take {
+                            // `legs::compile` allows one locust capture per path.
+                            self.locust = sq as u16;
+                            for &child in leg.children.iter() {
+                                self.leg(child, sq as u16);
+                            }
+                            self.locust = 0;
+                        }
+                        empty && c.is_empty()
+                    }
                 };
                 if go_on {
                     for &child in leg.children.iter() {

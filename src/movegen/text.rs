@@ -1,7 +1,8 @@
 //! Coordinate move text: `g1g3`, `a11a12`, with the promotion letter as a lower-case suffix
 //! (`c11c12u`), as Fairy-Max writes it, or `+` where a piece becomes its promoted form (`b7b8+`,
 //! shogi, as XBoard and Fairy-Stockfish write it); drops as `P@e4` (the letter upper case for both sides, as
-//! XBoard and Fairy-Stockfish write them; either case is read).
+//! XBoard and Fairy-Stockfish write them; either case is read); a move that takes a piece on its
+//! way as its two legs, `f5g6,g6h7` (XBoard's form; igui, taking without moving, is `f5g6,g6f5`).
 
 use crate::geometry::{parse_square, square_name};
 use crate::position::{Move, MoveKind, Position};
@@ -28,7 +29,17 @@ impl Position {
         } else {
             m.to
         };
-        let mut s = square_name(m.from) + &square_name(to);
+        // A locust move names its two legs, as XBoard writes them: `f5g6,g6h7`.
+        let mut s = match m.locust_at() {
+            Some(at) => format!(
+                "{}{},{}{}",
+                square_name(m.from),
+                square_name(at),
+                square_name(at),
+                square_name(to)
+            ),
+            None => square_name(m.from) + &square_name(to),
+        };
         if let Some(t) = m.promotion() {
             if self.is_piece_promotion(m) {
                 s.push('+');
@@ -71,8 +82,23 @@ impl Position {
                 .ok_or_else(|| MoveError::Illegal(text.to_string()));
         }
         let (from, n1) = parse_square(text, files, ranks).ok_or_else(syntax)?;
-        let (to, n2) = parse_square(&text[n1..], files, ranks).ok_or_else(syntax)?;
-        let rest = &text[n1 + n2..];
+        let (mut to, n2) = parse_square(&text[n1..], files, ranks).ok_or_else(syntax)?;
+        let mut rest = &text[n1 + n2..];
+        // `f5g6,g6h7`: a second leg from where the first ended. Over a piece it names the locust
+        // move that takes it; over an empty square, the move from the first square to the last.
+        let mut locust = None;
+        if let Some(second) = rest.strip_prefix(',') {
+            let (via, n3) = parse_square(second, files, ranks).ok_or_else(syntax)?;
+            let (end, n4) = parse_square(&second[n3..], files, ranks).ok_or_else(syntax)?;
+            if via != to {
+                return Err(syntax());
+            }
+            if !self.board[via as usize].is_empty() {
+                locust = Some(via);
+            }
+            to = end;
+            rest = &second[n3 + n4..];
+        }
         // `+`: the piece promotes to its promoted form; `=`: it declines to (XBoard's shogi).
         let suffix = match rest.len() {
             0 => None,
@@ -96,7 +122,7 @@ impl Position {
         }
         let mut candidates: Vec<Move> = legal
             .into_iter()
-            .filter(|m| m.from == from && m.to == to && !m.is_drop())
+            .filter(|m| m.from == from && m.to == to && !m.is_drop() && m.locust_at() == locust)
             .collect();
         if candidates.len() > 1 {
             candidates.retain(|m| m.kind() != MoveKind::Castle);

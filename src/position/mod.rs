@@ -36,6 +36,9 @@ struct Undo {
     /// `origin` of the moving and of the captured piece.
     moved_origin: u8,
     captured_origin: u8,
+    /// A locust move's victim on its way, and its `origin`.
+    locust: Piece,
+    locust_origin: u8,
 }
 
 #[derive(Clone)]
@@ -195,6 +198,15 @@ impl Position {
     /// The move made `n` plies before the last one (0: the last), if the game has it.
     pub fn move_back(&self, n: usize) -> Option<Move> {
         self.history.iter().rev().nth(n).map(|u| u.mv)
+    }
+
+    /// The pieces `m` would take, before it is made: on its destination (or e.p. square), and a
+    /// locust move's victim on its way.
+    pub fn victims(&self, m: Move) -> impl Iterator<Item = Piece> {
+        let on_the_way = m.locust_at().map(|c| self.board[c as usize]);
+        std::iter::once(m.captured())
+            .chain(on_the_way)
+            .filter(|p| p.is_piece())
     }
 
     /// The piece the last move took (`Piece::EMPTY` if none).
@@ -359,6 +371,10 @@ impl Position {
             checks: self.checks,
             moved_origin: self.origin[from as usize],
             captured_origin: self.origin[captured_at as usize],
+            locust: m
+                .locust_at()
+                .map_or(Piece::EMPTY, |c| self.board[c as usize]),
+            locust_origin: m.locust_at().map_or(0, |c| self.origin[c as usize]),
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -383,6 +399,9 @@ impl Position {
             if captured_at == self.royal[captured.side().index()] {
                 self.royal[captured.side().index()] = 0;
             }
+        }
+        if let Some(at) = m.locust_at() {
+            self.take_on_the_way(at);
         }
         if m.kind() == MoveKind::Castle {
             // The partner lands beside the king on the side it came from (in Chess960 the king
@@ -416,6 +435,22 @@ impl Position {
             self.halfmove.saturating_add(1)
         };
         self.finish_move();
+    }
+
+    /// A locust move takes the piece on `at` on its way (`make`'s part for it).
+    fn take_on_the_way(&mut self, at: u16) {
+        let victim = self.board[at as usize];
+        debug_assert!(victim.is_piece(), "a locust move over an empty square");
+        self.touch(at);
+        let origin = self.origin[at as usize];
+        self.remove(at);
+        if self.game.tables.hand.captures_to_hand {
+            let k = self.hand_kind(victim, origin);
+            self.add_to_hand(self.side, k);
+        }
+        if at == self.royal[victim.side().index()] {
+            self.royal[victim.side().index()] = 0;
+        }
     }
 
     /// A piece from the hand enters the board (`make`'s part for drops).
@@ -520,7 +555,15 @@ impl Position {
             self.shift(m.to, m.from);
         }
         self.origin[m.from as usize] = u.moved_origin;
-        if m.is_capture() {
+        if let Some(at) = m.locust_at() {
+            self.put(at, u.locust);
+            self.origin[at as usize] = u.locust_origin;
+            if self.game.tables.hand.captures_to_hand {
+                let k = self.hand_kind(u.locust, u.locust_origin);
+                self.hand[self.side.index()][k.index()] -= 1;
+            }
+        }
+        if !m.captured().is_empty() {
             self.put(m.captured_at(), m.captured());
             self.origin[m.captured_at() as usize] = u.captured_origin;
             if self.game.tables.hand.captures_to_hand {
@@ -556,6 +599,8 @@ impl Position {
             checks: self.checks,
             moved_origin: 0,
             captured_origin: 0,
+            locust: Piece::EMPTY,
+            locust_origin: 0,
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);

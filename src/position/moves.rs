@@ -20,6 +20,9 @@ pub enum MoveKind {
     Drop,
     /// The side passes (`pass yes`): written as its royal piece's move to its own square.
     Pass,
+    /// Takes the piece on `extra` on its way to `to` (a locust capture; the Lion's double move),
+    /// and whatever stands on `to`. `to` may be `from` (igui: capture without moving).
+    Locust,
 }
 
 /// A move: from and to cells, an extra square (see [`MoveKind`]), the promotion, the piece it
@@ -124,7 +127,8 @@ impl Move {
             2 => MoveKind::Castle,
             3 => MoveKind::SetsEp,
             4 => MoveKind::Drop,
-            _ => MoveKind::Pass,
+            5 => MoveKind::Pass,
+            _ => MoveKind::Locust,
         }
     }
 
@@ -160,6 +164,8 @@ impl Move {
     }
 
     /// The piece the move takes (`Piece::EMPTY` when none): on `to`, or on `extra` en passant.
+    /// A locust move's victim on the way is not here: the board holds it until the move is made
+    /// ([`Move::locust_at`]).
     #[inline(always)]
     pub const fn captured(self) -> Piece {
         self.captured
@@ -174,10 +180,19 @@ impl Move {
         }
     }
 
-    /// Whether the move takes a piece.
+    /// Where a locust move takes a piece on its way.
+    #[inline(always)]
+    pub const fn locust_at(self) -> Option<u16> {
+        match self.kind() {
+            MoveKind::Locust => Some(self.extra()),
+            _ => None,
+        }
+    }
+
+    /// Whether the move takes a piece (a locust move always does).
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
-        !self.captured.is_empty()
+        !self.captured.is_empty() || self.bits & KIND == MoveKind::Locust as u8
     }
 
     /// A capture or a promotion: what quiescence searches.
@@ -203,6 +218,7 @@ impl Move {
     pub fn same_target(self, other: Move) -> bool {
         (self.to, self.promo, self.bits & (KIND | INITIAL))
             == (other.to, other.promo, other.bits & (KIND | INITIAL))
+            && (self.kind() != MoveKind::Locust || self.extra == other.extra)
     }
 
     /// The same action on the board — squares, promotion, kind, path — whatever piece makes it

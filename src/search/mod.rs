@@ -249,12 +249,11 @@ impl Engine {
                 return i32::MAX;
             }
             let value = |k: Kind| data.eval.value[k.index()];
-            let captured = m.captured();
-            (if captured.is(!root.side_to_move()) {
-                value(captured.kind())
-            } else {
-                0
-            }) + m.promotion().map_or(0, value)
+            root.victims(*m)
+                .filter(|v| v.is(!root.side_to_move()))
+                .map(|v| value(v.kind()))
+                .sum::<i32>()
+                + m.promotion().map_or(0, value)
         };
         root_moves.sort_by_key(|m| std::cmp::Reverse(victim(m)));
         if root_moves.is_empty() {

@@ -106,7 +106,9 @@ fn least_attacker(
         let hits = flat.instances[first..first + (entry & 0xFF) as usize]
             .iter()
             .any(|inst| {
-                if inst.initial && !pos.is_virgin(a) {
+                // An attack that takes a piece on its way changes more than the square: the
+                // exchange leaves it out.
+                if (inst.initial && !pos.is_virgin(a)) || inst.enemy != 0 {
                     return false;
                 }
                 let offs = &flat.offsets[inst.first as usize

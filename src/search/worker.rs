@@ -366,11 +366,11 @@ impl<'a> Worker<'a> {
     #[inline]
     fn trade(&self, m: Move) -> (i32, i32, i32) {
         let et = self.sh.et;
-        let victim = if m.is_capture() {
-            et.value[m.captured().kind().index()]
-        } else {
-            0
-        };
+        let victim = self
+            .pos
+            .victims(m)
+            .map(|v| et.value[v.kind().index()])
+            .sum();
         let attacker_ty = self.pos.mover(m).kind().index();
         let attacker = if et.royal[attacker_ty] {
             0
@@ -864,11 +864,11 @@ impl<'a> Worker<'a> {
             let (m, _) = self.pick_simple(ply, i);
             if !in_check {
                 // Delta pruning: even winning the victim (and promoting) cannot reach alpha.
-                let victim = if m.is_capture() {
-                    et.value[m.captured().kind().index()]
-                } else {
-                    0
-                };
+                let victim: i32 = self
+                    .pos
+                    .victims(m)
+                    .map(|v| et.value[v.kind().index()])
+                    .sum();
                 let attacker_ty = self.pos.mover(m).kind().index();
                 let promo = m
                     .promotion()

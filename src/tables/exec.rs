@@ -66,6 +66,8 @@ fn plain(leg: &Leg) -> bool {
 pub struct Instance {
     pub empty: Box<[i16]>,
     pub occupied: Box<[i16]>,
+    /// Squares that must hold a piece of the attacked side (a locust capture on the way).
+    pub enemy: Box<[i16]>,
     pub initial: bool,
 }
 
@@ -189,7 +191,20 @@ struct Walk {
     stop: u8,
     empty: Vec<(i8, i8)>,
     occupied: Vec<(i8, i8)>,
+    /// Squares that must hold an enemy piece, taken on the way (`Cont::Take`).
+    enemy: Vec<(i8, i8)>,
+    /// Where the walk takes a piece on its way: with the target, what tells two moves apart.
+    locust: Option<(i8, i8)>,
     initial: bool,
+}
+
+/// The conditions a walk collects on its way.
+#[derive(Default)]
+struct Conditions {
+    empty: Vec<(i8, i8)>,
+    occupied: Vec<(i8, i8)>,
+    enemy: Vec<(i8, i8)>,
+    locust: Option<(i8, i8)>,
 }
 
 /// The most walks listed per piece and colour. Chained riders multiply their lengths (`WpaaaaQ`);
@@ -205,8 +220,7 @@ fn walks(paths: &[Path], files: u8, ranks: u8) -> Option<Vec<Walk>> {
             walk_leg(
                 leg,
                 (0, 0),
-                &mut vec![],
-                &mut vec![],
+                &mut Conditions::default(),
                 *initial,
                 files as i8,
                 ranks as i8,
@@ -217,12 +231,10 @@ fn walks(paths: &[Path], files: u8, ranks: u8) -> Option<Vec<Walk>> {
     (out.len() <= MAX_WALKS).then_some(out)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn walk_leg(
     leg: &Leg,
     start: (i8, i8),
-    empty: &mut Vec<(i8, i8)>,
-    occupied: &mut Vec<(i8, i8)>,
+    cond: &mut Conditions,
     initial: bool,
     files: i8,
     ranks: i8,
@@ -231,7 +243,7 @@ fn walk_leg(
     if out.len() > MAX_WALKS {
         return;
     }
-    let (e0, o0) = (empty.len(), occupied.len());
+    let (e0, o0) = (cond.empty.len(), cond.occupied.len());
     let limit = if leg.max == 0 { 16 } else { leg.max as i32 };
     let mut pos = start;
     for j in 1..=limit {
@@ -240,42 +252,65 @@ fn walk_leg(
             break;
         }
         if j as u8 > leg.skip {
-            let (e1, o1) = (empty.len(), occupied.len());
-            empty.extend(leg.lame.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
-            occupied.extend(leg.jump.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
+            let (e1, o1) = (cond.empty.len(), cond.occupied.len());
+            cond.empty
+                .extend(leg.lame.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
+            cond.occupied
+                .extend(leg.jump.iter().map(|&(x, y)| (start.0 + x, start.1 + y)));
             if leg.stop.any() {
                 out.push(Walk {
                     target: pos,
                     stop: leg.stop.0,
-                    empty: empty.clone(),
-                    occupied: occupied.clone(),
+                    empty: cond.empty.clone(),
+                    occupied: cond.occupied.clone(),
+                    enemy: cond.enemy.clone(),
+                    locust: cond.locust,
                     initial,
                 });
             }
+            let mut go_on = |cond: &mut Conditions| {
+                for n in &leg.next {
+                    walk_leg(n, pos, cond, initial, files, ranks, out);
+                }
+            };
             match leg.cont {
                 Cont::Never => {}
+                Cont::Take { enemy, empty, .. } => {
+                    // Only an enemy's capture on the way attacks: a path through an own piece
+                    // (`d`) needs the attacker's own piece there, which no instance lists.
+                    if enemy {
+                        cond.enemy.push(pos);
+                        cond.locust = Some(pos);
+                        go_on(cond);
+                        cond.locust = None;
+                        cond.enemy.pop();
+                    }
+                    if empty {
+                        cond.empty.push(pos);
+                        go_on(cond);
+                        cond.empty.pop();
+                    }
+                }
                 c => {
-                    let (e2, o2) = (empty.len(), occupied.len());
+                    let (e2, o2) = (cond.empty.len(), cond.occupied.len());
                     match c {
-                        Cont::Empty => empty.push(pos),
-                        Cont::Occupied => occupied.push(pos),
+                        Cont::Empty => cond.empty.push(pos),
+                        Cont::Occupied => cond.occupied.push(pos),
                         _ => {}
                     }
-                    for n in &leg.next {
-                        walk_leg(n, pos, empty, occupied, initial, files, ranks, out);
-                    }
-                    empty.truncate(e2);
-                    occupied.truncate(o2);
+                    go_on(cond);
+                    cond.empty.truncate(e2);
+                    cond.occupied.truncate(o2);
                 }
             }
-            empty.truncate(e1);
-            occupied.truncate(o1);
+            cond.empty.truncate(e1);
+            cond.occupied.truncate(o1);
             // A rider goes on only over an empty square.
-            empty.push(pos);
+            cond.empty.push(pos);
         }
     }
-    empty.truncate(e0);
-    occupied.truncate(o0);
+    cond.empty.truncate(e0);
+    cond.occupied.truncate(o0);
 }
 
 /// (may two walks end on the same square with overlapping stop kinds, does a walk cross its origin)
@@ -286,11 +321,11 @@ fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
     let revisits = ws
         .iter()
         .any(|w| w.empty.contains(&(0, 0)) || w.occupied.contains(&(0, 0)) || w.target == (0, 0));
-    // Two walks to one target whose stop kinds overlap.
-    let mut seen: std::collections::HashMap<(i8, i8), u8> = std::collections::HashMap::new();
+    // Two walks to one target (over one locust square) whose stop kinds overlap.
+    let mut seen = std::collections::HashMap::new();
     let mut dup = false;
     for w in &ws {
-        let stops = seen.entry(w.target).or_insert(0);
+        let stops: &mut u8 = seen.entry((w.target, w.locust)).or_insert(0);
         dup |= *stops & w.stop != 0;
         *stops |= w.stop;
     }
@@ -305,28 +340,48 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
             .iter()
             .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
     let mut per_diff: Vec<Vec<Instance>> = vec![Vec::new(); DIFF_SIZE];
-    for w in listed.unwrap_or_default() {
-        if w.stop & Stop::ENEMY == 0 || w.occupied.contains(&(0, 0)) {
-            continue;
-        }
-        let cellify = |v: &(i8, i8)| {
-            let (x, y) = flip(*v, black);
-            offset(x, y)
-        };
+    let cellify = |v: &(i8, i8)| {
+        let (x, y) = flip(*v, black);
+        offset(x, y)
+    };
+    let mut list = |target: (i8, i8), empty: &[(i8, i8)], enemy: &[(i8, i8)], w: &Walk| {
         let inst = Instance {
-            empty: w
-                .empty
+            empty: empty
                 .iter()
                 .filter(|&&v| v != (0, 0))
                 .map(cellify)
                 .collect(),
             occupied: w.occupied.iter().map(cellify).collect(),
+            enemy: enemy.iter().map(cellify).collect(),
             initial: w.initial,
         };
-        let d = cellify(&w.target) + DIFF_BASE;
+        let d = cellify(&target) + DIFF_BASE;
         let slot = &mut per_diff[d as usize];
         if !slot.contains(&inst) {
             slot.push(inst);
+        }
+    };
+    for w in listed.unwrap_or_default() {
+        if w.occupied.contains(&(0, 0)) {
+            continue;
+        }
+        if w.stop & Stop::ENEMY != 0 {
+            list(w.target, &w.empty, &w.enemy, &w);
+        }
+        // A locust move attacks the square it takes on too, when the rest of its path is open:
+        // it ends on an empty square, or on an enemy's.
+        if let Some(at) = w.locust {
+            let enemy: Vec<_> = w.enemy.iter().copied().filter(|&v| v != at).collect();
+            if w.stop & Stop::EMPTY != 0 {
+                let mut empty = w.empty.clone();
+                empty.push(w.target);
+                list(at, &empty, &enemy, &w);
+            }
+            if w.stop & Stop::ENEMY != 0 && w.target != (0, 0) {
+                let mut both = enemy.clone();
+                both.push(w.target);
+                list(at, &w.empty, &both, &w);
+            }
         }
     }
     let mut index = vec![(0u32, 0u16); DIFF_SIZE];

@@ -59,6 +59,8 @@ pub struct FlatInstance {
     pub first: u32,
     pub empty: u16,
     pub occupied: u16,
+    /// Squares that must hold a piece of the attacked side, after the empty and occupied ones.
+    pub enemy: u16,
     pub initial: bool,
 }
 
@@ -103,10 +105,15 @@ impl FlatAttacks {
                             first: f.offsets.len() as u32,
                             empty: inst.empty.len() as u16,
                             occupied: inst.occupied.len() as u16,
+                            enemy: inst.enemy.len() as u16,
                             initial: inst.initial,
                         });
-                        f.offsets
-                            .extend(inst.empty.iter().chain(inst.occupied.iter()));
+                        f.offsets.extend(
+                            inst.empty
+                                .iter()
+                                .chain(inst.occupied.iter())
+                                .chain(inst.enemy.iter()),
+                        );
                     }
                 }
             }

@@ -1,0 +1,165 @@
+//! Moves that take a piece on their way (XBetza `c` on a leg before the last; the Chu Shogi Lion):
+//! their move sets, igui and the pass, their text, attacks through them, and make/unmake. The
+//! Lion's and the Soaring Eagle's sets below are HaChu 0.21's, asked over the xboard protocol in
+//! force mode (`setboard`, then `usermove` of each move: accepted, or `Illegal move`).
+
+mod common;
+use acedrex::game::Game;
+use acedrex::pgn;
+use acedrex::position::Position;
+use common::{Rng, legal_texts};
+use std::sync::Arc;
+
+/// A 12x12 test game: kings, HaChu's Lion and Soaring Eagle, and two pieces that attack only
+/// through a capture on their way.
+fn game() -> Arc<Game> {
+    let text = "variant locusts\nboard 12x12\n\
+        piece K king KisO2 royal\n\
+        piece N lion KNADcaKcabKmabK value 1000\n\
+        piece E eagle RbBfFfAfcafFfcabFfmabF value 900\n\
+        piece C checker fcafmF value 200\n\
+        piece W whip cafW value 200\n\
+        piece P pawn fW value 100\n\
+        start 12/12/12/12/12/12/12/12/12/12/12/5K4k1 w - - 0 1\n";
+    Game::new(acedrex::variant::parse_variant("locusts.txt", text).unwrap())
+}
+
+fn moves_from(pos: &mut Position, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = legal_texts(pos)
+        .into_iter()
+        .filter(|m| m.starts_with(from) && !m[from.len()..].starts_with(char::is_numeric))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_lion_takes_twice_takes_without_moving_and_passes() {
+    let g = game();
+    // HaChu: `setboard 12/12/12/12/12/12/12/5pp5/5N6/12/12/5K3k2`.
+    let mut pos =
+        Position::from_fen(&g, "12/12/12/12/12/12/12/5pp5/5N6/12/12/5K3k2 w - - 0 1").unwrap();
+    let lion = moves_from(&mut pos, "f4");
+    for m in [
+        "f4f5",
+        "f4f6",
+        "f4d4",
+        "f4e4",
+        "f4f4",
+        "f4f5,f5f4",
+        "f4f5,f5g5",
+        "f4f5,f5e6",
+        "f4f5,f5f6",
+    ] {
+        assert!(lion.contains(&m.to_string()), "{m} missing from {lion:?}");
+    }
+    // HaChu refuses a second leg from an empty square, and a third step.
+    for m in ["f4e4,e4f4", "f4e5,e5f4", "f4i4"] {
+        assert!(!lion.contains(&m.to_string()), "{m} in {lion:?}");
+    }
+    // 24 squares within two, the pass, and for each of the two pawns its eight second steps.
+    assert_eq!(lion.len(), 24 + 1 + 2 * 8, "{lion:?}");
+}
+
+#[test]
+fn the_lion_passes_only_over_an_empty_neighbour() {
+    let g = game();
+    // HaChu: `a1a1` illegal with a2, b1, b2 own (or b2 an enemy's), legal with b2 empty.
+    let boxed = "12/12/12/12/12/12/12/12/12/12/PP10/NP3K3k2 w - - 0 1";
+    let with_enemy = "12/12/12/12/12/12/12/12/12/12/Pp10/NP3K3k2 w - - 0 1";
+    let open = "12/12/12/12/12/12/12/12/12/12/P11/NP3K3k2 w - - 0 1";
+    for (fen, pass) in [(boxed, false), (with_enemy, false), (open, true)] {
+        let mut pos = Position::from_fen(&g, fen).unwrap();
+        let lion = moves_from(&mut pos, "a1");
+        assert_eq!(lion.contains(&"a1a1".to_string()), pass, "{fen}: {lion:?}");
+    }
+    let mut pos = Position::from_fen(&g, with_enemy).unwrap();
+    assert!(moves_from(&mut pos, "a1").contains(&"a1b2,b2a1".to_string()));
+}
+
+#[test]
+fn the_soaring_eagle_has_the_lion_power_on_its_forward_diagonals_only() {
+    let g = game();
+    // HaChu, Soaring Eagle (`+D`) on f4, a black pawn on g5.
+    let mut pos =
+        Position::from_fen(&g, "12/12/12/12/12/12/12/6p5/5E6/12/12/5K3k2 w - - 0 1").unwrap();
+    let eagle = moves_from(&mut pos, "f4");
+    for m in [
+        "f4g5,g5h6",
+        "f4g5,g5f4",
+        "f4h6",
+        "f4f4",
+        "f4d6",
+        "f4e5",
+        "f4f12",
+        "f4c1",
+    ] {
+        assert!(eagle.contains(&m.to_string()), "{m} missing from {eagle:?}");
+    }
+    for m in ["f4i7", "f4g5,g5h5", "f4e5,e5d6", "f4c7"] {
+        assert!(!eagle.contains(&m.to_string()), "{m} in {eagle:?}");
+    }
+}
+
+#[test]
+fn a_piece_attacks_what_it_could_take_on_its_way_and_beyond() {
+    let g = game();
+    // The checker on e4 takes on f5 only by jumping on to g6, which must be empty.
+    let pos = Position::from_fen(&g, "12/12/12/12/12/12/12/5k6/4C7/12/12/5K6 b - - 0 1").unwrap();
+    assert!(pos.in_check());
+    let blocked = "12/12/12/12/12/12/6P5/5k6/4C7/12/12/5K6 b - - 0 1";
+    assert!(!Position::from_fen(&g, blocked).unwrap().in_check());
+    // The whip on f5 reaches f7 only over an enemy piece on f6.
+    let over_enemy = "12/12/12/12/12/5k6/5p6/5W6/12/12/12/K11 b - - 0 1";
+    let over_empty = "12/12/12/12/12/5k6/12/5W6/12/12/12/K11 b - - 0 1";
+    let over_own = "12/12/12/12/12/5k6/5C6/5W6/12/12/12/K11 b - - 0 1";
+    assert!(Position::from_fen(&g, over_enemy).unwrap().in_check());
+    assert!(!Position::from_fen(&g, over_empty).unwrap().in_check());
+    assert!(!Position::from_fen(&g, over_own).unwrap().in_check());
+    // And that check is real: the whip's only capture of the king goes through f6.
+    let mut pos = Position::from_fen(&g, &over_enemy.replace(" b ", " w ")).unwrap();
+    assert!(legal_texts(&mut pos).contains(&"f5f6,f6f7".to_string()));
+}
+
+#[test]
+fn locust_moves_read_back_and_unmake_exactly() {
+    let g = game();
+    let start =
+        "n1e1w1c1n1e1/pppppppppppp/12/12/12/12/12/12/12/12/PPPPPPPPPPPP/N1E1W1C1NKE1 w - - 0 1";
+    let mut locusts = 0;
+    for seed in 1..=6u64 {
+        let mut pos = Position::from_fen(
+            &g,
+            &start
+                .replace("NKE1", "N1E1")
+                .replace("12/12/12/12/12/12/12/12", "12/12/12/5k6/12/12/5K6/12"),
+        )
+        .unwrap();
+        let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                let text = pos.move_text(m);
+                assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
+                let san = pgn::san(&mut pos, m);
+                assert_eq!(
+                    pgn::parse_san(&mut pos, &san),
+                    Ok(m),
+                    "{san} in {}",
+                    pos.fen()
+                );
+                let (fen, hash) = (pos.fen(), pos.hash());
+                pos.make(m);
+                assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
+                pos.unmake();
+                assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
+                locusts += usize::from(text.contains(','));
+            }
+            pos.make(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(locusts > 100, "the walks met only {locusts} locust moves");
+}
