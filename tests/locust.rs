@@ -121,45 +121,72 @@ fn a_piece_attacks_what_it_could_take_on_its_way_and_beyond() {
     assert!(legal_texts(&mut pos).contains(&"f5f6,f6f7".to_string()));
 }
 
+/// The same, with pieces that take their own side's pieces on the way (`d`) or go on over an
+/// empty square or a capture (`mc`), and a rider that takes and slides on.
+fn game_of_kinds() -> Arc<Game> {
+    let text = "variant locusts2\nboard 10x10\n\
+        piece K king K royal\n\
+        piece D devourer dafFcabK value 300\n\
+        piece M marauder mcaKmcafR value 700\n\
+        piece P pawn fW value 100\n\
+        start 10/10/10/10/10/10/10/10/10/4K3k1 w - - 0 1\n";
+    Game::new(acedrex::variant::parse_variant("locusts2.txt", text).unwrap())
+}
+
 #[test]
 fn locust_moves_read_back_and_unmake_exactly() {
-    let g = game();
-    let start =
-        "n1e1w1c1n1e1/pppppppppppp/12/12/12/12/12/12/12/12/PPPPPPPPPPPP/N1E1W1C1NKE1 w - - 0 1";
-    let mut locusts = 0;
-    for seed in 1..=6u64 {
-        let mut pos = Position::from_fen(
-            &g,
-            &start
-                .replace("NKE1", "N1E1")
-                .replace("12/12/12/12/12/12/12/12", "12/12/12/5k6/12/12/5K6/12"),
-        )
-        .unwrap();
-        let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
-        for _ in 0..120 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
+    let lions =
+        "n1e1w1c1n1e1/pppppppppppp/12/12/12/5k6/12/12/5K6/12/PPPPPPPPPPPP/N1E1W1C1N1E1 w - - 0 1";
+    let kinds = "d1m1d1m1d1/pppppppppp/10/4k5/10/10/4K5/10/PPPPPPPPPP/D1M1D1M1D1 w - - 0 1";
+    let (mut locusts, mut own_takes) = (0, 0);
+    for (g, start) in [(game(), lions), (game_of_kinds(), kinds)] {
+        for seed in 1..=6u64 {
+            let mut pos = Position::from_fen(&g, start).unwrap();
+            let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let text = pos.move_text(m);
+                    assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
+                    let san = pgn::san(&mut pos, m);
+                    assert_eq!(
+                        pgn::parse_san(&mut pos, &san),
+                        Ok(m),
+                        "{san} in {}",
+                        pos.fen()
+                    );
+                    let (fen, hash) = (pos.fen(), pos.hash());
+                    pos.make(m);
+                    assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
+                    pos.unmake();
+                    assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
+                    locusts += usize::from(text.contains(','));
+                }
+                // The check test reads attack tables; the generator walks the paths: they agree
+                // on whether the side not to move could take the king, landing or on its way.
+                let king = pos.royal_square(pos.side_to_move());
+                pos.make_null();
+                let mut replies = Vec::new();
+                pos.pseudo_moves(&mut replies);
+                let takes = replies
+                    .iter()
+                    .any(|r| r.to == king || r.locust_at() == Some(king));
+                pos.unmake_null();
+                assert_eq!(pos.in_check(), takes, "in {}", pos.fen());
+                own_takes += usize::from(moves.iter().any(|&m| {
+                    m.locust_at()
+                        .is_some_and(|c| pos.at(c).is(pos.side_to_move()))
+                }));
+                pos.make(moves[rng.below(moves.len())]);
             }
-            for &m in &moves {
-                let text = pos.move_text(m);
-                assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
-                let san = pgn::san(&mut pos, m);
-                assert_eq!(
-                    pgn::parse_san(&mut pos, &san),
-                    Ok(m),
-                    "{san} in {}",
-                    pos.fen()
-                );
-                let (fen, hash) = (pos.fen(), pos.hash());
-                pos.make(m);
-                assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
-                pos.unmake();
-                assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
-                locusts += usize::from(text.contains(','));
-            }
-            pos.make(moves[rng.below(moves.len())]);
         }
     }
     assert!(locusts > 100, "the walks met only {locusts} locust moves");
+    assert!(
+        own_takes > 10,
+        "only {own_takes} positions offered a `d` capture on the way"
+    );
 }

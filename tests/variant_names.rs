@@ -79,6 +79,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("janggitraditional", &["janggitraditional"]),
     ("janggimodern", &["janggimodern"]),
     ("janggicasual", &["janggicasual"]),
+    ("lion", &[]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

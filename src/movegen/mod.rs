@@ -548,11 +548,44 @@ impl Position {
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
     pub fn is_legal(&mut self, m: Move) -> bool {
+        if self.game().tables.lion_trade.is_some() && !self.trade_allowed(m) {
+            return false;
+        }
         if self.bikjang_pending() {
             // A pass ends the game by bikjang, even in check; every other move must part them.
             return m.kind() == MoveKind::Pass || self.parts_royals(m) && self.is_legal_unfaced(m);
         }
         self.is_legal_unfaced(m)
+    }
+
+    /// `lion-trade`: a protected piece taking a protected piece on its destination from a square
+    /// not next to it, over nothing or over an `over` kind only, leaves the destination safe; a
+    /// capture of a protected piece by an unprotected one may not answer the same.
+    fn trade_allowed(&mut self, m: Move) -> bool {
+        let game = self.game().clone();
+        let Some(t) = &game.tables.lion_trade else {
+            return true;
+        };
+        let protected = |p: Piece| p.is_piece() && t[p.kind().index()].0;
+        let on_to = m.captured();
+        let on_way = m
+            .locust_at()
+            .map_or(Piece::EMPTY, |c| self.board[c as usize]);
+        if !protected(on_to) && !protected(on_way) {
+            return true;
+        }
+        if !protected(self.mover(m)) {
+            return !self.counterstrike_pending();
+        }
+        let bridged = on_way.is_piece() && !t[on_way.kind().index()].1;
+        let (dx, dy) = crate::geometry::delta(m.from, m.to);
+        if !protected(on_to) || protected(on_way) || bridged || dx.abs().max(dy.abs()) == 1 {
+            return true;
+        }
+        self.make(m);
+        let attacked = self.attacked(m.to, self.side);
+        self.unmake();
+        !attacked
     }
 
     /// [`Position::is_legal`] without the bikjang rule.
@@ -681,6 +714,18 @@ impl Position {
                         fill = Some(sq);
                     } else if !c.is_piece() {
                         other += 1;
+                    }
+                }
+                // A square the attacker takes on its way needs a piece of the side to move: one
+                // moving there, or taking the attacker's piece there, fills it.
+                for &o in inst.enemy.iter() {
+                    let sq = (a as i16 + o) as u16;
+                    if !self.board[sq as usize].is(side) {
+                        if fill.is_none() && !self.board[sq as usize].is_off() {
+                            fill = Some(sq);
+                        } else {
+                            other += 1;
+                        }
                     }
                 }
                 let satisfied = vacate.is_none() && fill.is_none() && other == 0;

@@ -209,6 +209,18 @@ impl Position {
             .filter(|p| p.is_piece())
     }
 
+    /// `lion-trade`: the last move was made by a piece not of the protected kinds and took one of
+    /// them, so the reply may not do the same.
+    pub fn counterstrike_pending(&self) -> bool {
+        let Some(t) = &self.game.tables.lion_trade else {
+            return false;
+        };
+        let protected = |p: Piece| p.is_piece() && t[p.kind().index()].0;
+        self.history.last().is_some_and(|u| {
+            !protected(u.moved) && (protected(u.mv.captured()) || protected(u.locust))
+        })
+    }
+
     /// The piece the last move took (`Piece::EMPTY` if none).
     pub fn last_captured(&self) -> Piece {
         self.history
@@ -356,6 +368,7 @@ impl Position {
             },
             "the move's captured piece is the board's"
         );
+        let restricted = self.counterstrike_pending();
         self.hashes.push(self.hash);
         self.history.push(Undo {
             mv: m,
@@ -380,6 +393,9 @@ impl Position {
             self.hash ^= zobrist::ep(self.ep);
             self.ep = 0;
             self.ep_victim = 0;
+        }
+        if restricted != self.counterstrike_pending() {
+            self.hash ^= zobrist::COUNTERSTRIKE;
         }
         if let Some(k) = m.dropped() {
             self.make_drop(k, to);
@@ -584,6 +600,7 @@ impl Position {
 
     /// Passes the turn (dice games with no move for the roll). Undone by `unmake_null`.
     pub fn make_null(&mut self) {
+        let (hash, restricted) = (self.hash, self.counterstrike_pending());
         self.hashes.push(self.hash);
         self.history.push(Undo {
             mv: Move::default(),
@@ -591,7 +608,7 @@ impl Position {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
-            hash: self.hash,
+            hash,
             virgin_from: self.virgin[0],
             virgin_to: self.virgin[0],
             virgin_extra: self.virgin[0],
@@ -602,6 +619,9 @@ impl Position {
             locust: Piece::EMPTY,
             locust_origin: 0,
         });
+        if restricted {
+            self.hash ^= zobrist::COUNTERSTRIKE;
+        }
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
             self.ep = 0;
@@ -646,6 +666,9 @@ impl Position {
         }
         if self.side == Side::Black {
             h ^= zobrist::SIDE;
+        }
+        if self.counterstrike_pending() {
+            h ^= zobrist::COUNTERSTRIKE;
         }
         if self.game.tables.checks_to_win.is_some() {
             for side in 0..2 {

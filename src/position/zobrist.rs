@@ -27,6 +27,9 @@ pub fn ep(cell: u16) -> u64 {
 
 pub const SIDE: u64 = mix(3 << 40);
 
+/// The last move was a counterstrike's cause (`lion-trade`): it restricts the reply.
+pub const COUNTERSTRIKE: u64 = mix(7 << 40);
+
 /// The number of checks a side has given (n-check).
 #[inline]
 pub fn checks(side: usize, n: u8) -> u64 {

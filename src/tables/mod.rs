@@ -190,6 +190,8 @@ pub struct Tables {
     pub pass: bool,
     /// Royal pieces facing each other must part, or a pass ends the game (`bikjang yes`).
     pub bikjang: bool,
+    /// `lion-trade`, per kind: (a protected kind, a kind whose capture on the way does not count).
+    pub lion_trade: Option<Vec<(bool, bool)>>,
 }
 
 /// Hands and drops, per kind.
@@ -385,7 +387,14 @@ impl Tables {
         // facing royals is the union of their forms: a superset, so it may test more moves, never fewer.
         let regions = pieces.iter().any(|p| p.region.is_some());
         let facing_royals = v.regions.facing_royals_forbidden;
-        let full_legality = (has_royal && !classic) || !end.giving_check;
+        let lion_trade = end.lion_trade.as_ref().map(|l| {
+            v.pieces
+                .iter()
+                .map(|p| (l.kinds.contains(&p.letter), l.over.contains(&p.letter)))
+                .collect::<Vec<_>>()
+        });
+        // The trading rules judge a capture by what the move leaves attacked: every move is tested.
+        let full_legality = (has_royal && !classic) || !end.giving_check || lion_trade.is_some();
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let rule_ends = (has_royal && !classic)
             || end.pass
@@ -464,6 +473,7 @@ impl Tables {
             piece_zone,
             pass: end.pass && has_royal,
             bikjang: end.bikjang && has_royal,
+            lion_trade,
         }
     }
 }

@@ -270,6 +270,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         immobile_forbidden: child.immobile_forbidden.or(parent.immobile_forbidden),
         drop_one_per_file: child.drop_one_per_file.or(parent.drop_one_per_file),
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
+        lion_trade: child.lion_trade.or(parent.lion_trade),
         castling_any: child.castling_any.or(parent.castling_any),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         pass: child.pass.or(parent.pass),

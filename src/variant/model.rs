@@ -233,6 +233,18 @@ pub struct EndRules {
     pub bikjang: bool,
     /// Points that decide the games ended by bikjang, two passes or the move count (else drawn).
     pub counting: Option<Counting>,
+    /// Chu Shogi's Lion-trading rules (`lion-trade`).
+    pub lion_trade: Option<LionTrade>,
+}
+
+/// `lion-trade`: a piece of `kinds` may not take one of `kinds` standing on its destination from a
+/// square not next to it when the destination is then attacked, unless it also took on its way a
+/// piece not of `over`; and after a piece not of `kinds` takes one of them, the reply may not be
+/// another such capture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LionTrade {
+    pub kinds: Vec<char>,
+    pub over: Vec<char>,
 }
 
 /// `counting`: White wins when its points exceed Black's plus `bonus`, else Black wins.
@@ -262,6 +274,7 @@ impl Default for EndRules {
             pass: false,
             bikjang: false,
             counting: None,
+            lion_trade: None,
         }
     }
 }

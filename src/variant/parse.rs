@@ -51,6 +51,7 @@ pub const KEYS: &[&str] = &[
     "immobile",
     "drop-one-per-file",
     "drop-no-mate",
+    "lion-trade",
     "castling-partner",
     "start-shuffle",
     "pass",
@@ -108,6 +109,7 @@ fn usage(key: &str) -> &'static str {
         "immobile" => "`immobile allowed|forbidden`",
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
+        "lion-trade" => "`lion-trade LETTERS [over LETTERS]`, e.g. `lion-trade N over PI`",
         "castling-partner" => "`castling-partner corner|any`",
         "start-shuffle" => {
             "`start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`, e.g. `start-shuffle BQNRK opposite-colours B between K R`"
@@ -532,6 +534,23 @@ impl FileParser {
             "drop-no-mate" => {
                 count(key, key_tok, args, 1, 1)?;
                 s.drop_no_mate = Some(args[0].spanned());
+            }
+            "lion-trade" => {
+                count(key, key_tok, args, 1, 3)?;
+                let over = match args.get(1) {
+                    None => None,
+                    Some(t) if t.text == "over" && args.len() == 3 => Some(args[2].spanned()),
+                    Some(t) => {
+                        return Err(t.span.error(format!(
+                            "`{}` after the lion-trade kinds: expected `over LETTERS`, e.g. `lion-trade N over PI`",
+                            t.text
+                        )));
+                    }
+                };
+                s.lion_trade = Some(crate::variant::spec::LionTradeSpec {
+                    kinds: args[0].spanned(),
+                    over,
+                });
             }
             "castling-partner" => {
                 count(key, key_tok, args, 1, 1)?;

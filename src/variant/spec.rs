@@ -56,6 +56,8 @@ pub struct VariantSpec {
     pub drop_one_per_file: Option<Spanned<String>>,
     /// `drop-no-mate LETTERS`.
     pub drop_no_mate: Option<Spanned<String>>,
+    /// `lion-trade LETTERS [over LETTERS]`.
+    pub lion_trade: Option<LionTradeSpec>,
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
     pub start_shuffle: Option<ShuffleSpec>,
@@ -110,6 +112,7 @@ impl VariantSpec {
             immobile_forbidden: None,
             drop_one_per_file: None,
             drop_no_mate: None,
+            lion_trade: None,
             castling_any: None,
             start_shuffle: None,
             pass: None,
@@ -263,6 +266,14 @@ pub struct InitialRanksSpec {
 pub struct PiecePromotionSpec {
     pub zone: Spanned<u32>,
     pub forced: bool,
+}
+
+/// `lion-trade LETTERS [over LETTERS]`: the kinds the trading rules protect, and the kinds whose
+/// capture on the way does not allow a trade from afar.
+#[derive(Clone, Debug)]
+pub struct LionTradeSpec {
+    pub kinds: Spanned<String>,
+    pub over: Option<Spanned<String>>,
 }
 
 /// `counting LETTER=N... [bonus N]`: the points of each kind, and Black's bonus; `off`: no points.

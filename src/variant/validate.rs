@@ -97,6 +97,7 @@ impl Checker<'_> {
         let piece_promotion = self.piece_promotion(board, &declared);
         let shuffle = self.shuffle(&declared, start.as_ref());
         let counting = self.pass_rules(&royals, &declared);
+        let lion_trade = self.lion_trade(&declared);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -146,6 +147,7 @@ impl Checker<'_> {
                 pass: spec.pass.as_ref().is_some_and(|p| p.value),
                 bikjang: spec.bikjang.as_ref().is_some_and(|b| b.value),
                 counting: counting?,
+                lion_trade: lion_trade?,
             },
             dice: dice?,
             hand: hand?,
@@ -518,6 +520,26 @@ impl Checker<'_> {
             }
         }
         ok.then(|| letters.value.chars().collect())
+    }
+
+    /// `lion-trade LETTERS [over LETTERS]`: declared pieces.
+    fn lion_trade(
+        &mut self,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<crate::variant::model::LionTrade>> {
+        let Some(l) = &self.spec.lion_trade else {
+            return Some(None);
+        };
+        let l = l.clone();
+        let kinds = self.letters(&l.kinds, declared, "lion-trade pieces");
+        let over = match &l.over {
+            Some(o) => self.letters(o, declared, "lion-trade `over` pieces"),
+            None => Some(Vec::new()),
+        };
+        Some(Some(crate::variant::model::LionTrade {
+            kinds: kinds?,
+            over: over?,
+        }))
     }
 
     fn promotion(

@@ -5,19 +5,20 @@
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
-Each walk picks its next move at random (seeded) from HaChu's set.
+Each walk picks its next move at random (seeded) from HaChu's set, but for two kinds of moves
+after which HaChu's own answers go wrong (see the comment in `main`).
 
 How HaChu is asked: it plays in force mode over the xboard protocol (`memory` first: HaChu lists
 moves only with a hash table). Every candidate is sent as `usermove`; HaChu answers `Illegal move`
 or makes it, and `undo` takes it back; every exchange ends with `ping`/`pong`. The candidates are
 every square pair from a square of the side to move (the pass is `b1b1`), every two-leg move over
-a neighbouring square (`b1c2,c2c3`, the Lion's locust form), and a queening pawn's `q` suffix.
+a neighbouring square for pieces other than pawns (`b1c2,c2c3`, the Lion's locust form), and a
+queening pawn's `q` suffix.
 HaChu plays the king-capture form of its games: its list holds moves that leave the mover's king
-attacked. Such a move is dropped here, judged by HaChu too: after it, HaChu's `lift` of some piece of the
-opponent marks the mover's royal square (as a target, or as a square taken on the way), or marks
-nothing for any piece: HaChu's search stops at a king it can take before it lists a move.
-acedrex is asked only for the board (`show`) before each ply; the board after a tried move is
-worked out here.
+attacked. Such a move is dropped here, judged by HaChu too: after it, HaChu is set to move (`sd 1`, `go`),
+and when it can take a king it does so at once and claims the game "{king capture}".
+acedrex is asked only for the board (`show`) before each ply, to know where the side to move has
+its pieces.
 Python 3 standard library only; needs the Debian package hachu.
 """
 import argparse
@@ -31,17 +32,22 @@ FILES = 'abcdefghijklmnop'
 
 class HaChu:
     def __init__(self, engine, variant):
-        self.p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, bufsize=1)
+        self.engine, self.variant = engine, variant
         self.n = 0
-        self.variant = variant
         self.game = []
-        for line in ['xboard', 'protover 2', 'memory 16']:
-            self.send(line)
+        self.p = None
         self.restart()
 
     def restart(self):
-        for line in ['new', 'variant ' + self.variant, 'force']:
+        """A new HaChu process: one that has played other moves may answer differently (a state
+        that outlives `new` decides whether a Lion may take a protected Lion by a leap)."""
+        if self.p:
+            self.p.stdin.close()
+            self.p.wait()
+        self.p = subprocess.Popen([self.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, bufsize=1)
+        for line in ['xboard', 'protover 2', 'memory 16', 'new', 'variant ' + self.variant,
+                     'force']:
             self.send(line)
         self.sync()
 
@@ -74,32 +80,22 @@ class HaChu:
         return ok
 
     def undo(self):
-        """Takes the last move back by replaying the game: HaChu's own `undo` dies after some
-        moves (a pass, a pawn's double step)."""
+        """Takes the last move back by replaying the game in a new process: HaChu's own `undo`
+        dies after some moves (a pass, a pawn's double step)."""
         self.game.pop()
         self.restart()
         for m in self.game:
             self.send('usermove ' + m)
         self.sync()
 
-    def reach(self, square, files, ranks):
-        """The squares the piece on `square` may move to or take on its way, from `lift`'s
-        `highlight` board (HaChu marks them Y, R, M or C); the position is not changed."""
-        self.send('lift ' + square)
-        marked = set()
-        for line in self.sync():
-            if not line.startswith('highlight '):
-                continue
-            for i, row in enumerate(line.split()[1].split('/')):
-                f = 0
-                for tok in re.findall(r'[0-9]+|[A-Za-z]', row):
-                    if tok.isdigit():
-                        f += int(tok)
-                    else:
-                        marked.add('%s%d' % (FILES[f], ranks - i))
-                        f += 1
-        return marked
-
+    def king_capture(self):
+        """Whether the side to move can take a king: HaChu, set to move at depth 1, then plays the
+        capture and claims the game "{king capture}". The game is replayed afterwards by `undo`."""
+        self.send('sd 1')
+        self.send('go')
+        out = self.sync()
+        self.send('force')
+        return any('king capture' in line for line in out)
 
 def board_of(acedrex, variant, moves):
     out = subprocess.run([acedrex, 'show', '--variant', variant, '--moves', ' '.join(moves)],
@@ -131,27 +127,6 @@ def square(text):
     return (FILES.index(text[0]), int(text[1:]) - 1)
 
 
-def apply(board, move, files):
-    """The board after a move HaChu accepted (acedrex refuses the ones that leave a king attacked,
-    so it cannot be asked): the legs, a piece taken on the way, castling (a king moving two files:
-    the corner piece on its side jumps over it), e.p. and queening."""
-    b = dict(board)
-    squares = [square(t) for t in re.findall(r'[a-p][0-9]+', move)]
-    start, end = squares[0], squares[-1]
-    piece = b.pop(start)
-    for via in squares[1:-1]:
-        b.pop(via, None)
-    if piece.upper() == 'P' and start[0] != end[0] and end not in b:
-        b.pop((end[0], start[1]), None)
-    if piece.upper() == 'K' and abs(end[0] - start[0]) == 2 and start[1] == end[1]:
-        corner = (files - 1 if end[0] > start[0] else 0, start[1])
-        b[((start[0] + end[0]) // 2, start[1])] = b.pop(corner)
-    if move.endswith('q'):
-        piece = 'Q' if piece.isupper() else 'q'
-    b[end] = piece
-    return b
-
-
 def name(sq):
     return '%s%d' % (FILES[sq[0]], sq[1] + 1)
 
@@ -168,20 +143,57 @@ def candidates(board, white, files, ranks):
                     continue
                 last = y == (ranks - 1 if white else 0)
                 out.append(name(f0) + name(t) + ('q' if pawn and last else ''))
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                e = (f0[0] + dx, f0[1] + dy)
-                if (dx, dy) == (0, 0) or e not in board or board[e][-1].isupper() == white:
+        # HaChu also takes a pawn's e.p. capture in two legs (`h5g5,g5g6`), the same move as
+        # `h5g6`: pawns are offered the one-leg form only.
+        steps = [] if pawn else [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
+        for dx, dy in steps:
+            e = (f0[0] + dx, f0[1] + dy)
+            if e not in board or board[e][-1].isupper() == white:
+                continue
+            for ex, ey in [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]:
+                t = (e[0] + ex, e[1] + ey)
+                if not (0 <= t[0] < files and 0 <= t[1] < ranks):
                     continue
-                for ex in (-1, 0, 1):
-                    for ey in (-1, 0, 1):
-                        t = (e[0] + ex, e[1] + ey)
-                        if (ex, ey) == (0, 0) or not (0 <= t[0] < files and 0 <= t[1] < ranks):
-                            continue
-                        if t != f0 and t in board and board[t][-1].isupper() == white:
-                            continue
-                        out.append(name(f0) + name(e) + ',' + name(e) + name(t))
+                if t != f0 and t in board and board[t][-1].isupper() == white:
+                    continue
+                out.append(name(f0) + name(e) + ',' + name(e) + name(t))
     return out
+
+
+def lion_leap(board, move, lions):
+    """A one-leg move of a piece of `lions` onto one of them two squares away. Whether HaChu
+    allows it when the target is protected depends on memory it never set (the same position
+    gets both answers, after different games), so such moves are left out of the recorded sets;
+    tests/hachu.rs leaves them out of acedrex's too, and checks the rule on its own."""
+    squares = re.findall(r'[a-p][0-9]+', move)
+    if len(squares) != 2 or not lions:
+        return False
+    f, t = square(squares[0]), square(squares[1])
+    return (board.get(f, '?')[-1].upper() in lions and board.get(t, '?')[-1].upper() in lions
+            and max(abs(f[0] - t[0]), abs(f[1] - t[1])) == 2)
+
+
+def castles_without_right(board, move, game, files):
+    """A king's two-file move along its first rank after the king or that corner's piece has
+    left its square (or was taken there): HaChu does not keep castling rights and castles then too;
+    acedrex keeps them as chess does, so such moves are not asked."""
+    squares = re.findall(r'[a-p][0-9]+', move)
+    if len(squares) != 2:
+        return False
+    f, t = square(squares[0]), square(squares[1])
+    if board.get(f, '?').upper() != 'K' or f[1] != t[1] or abs(f[0] - t[0]) != 2:
+        return False
+    corner = name((files - 1 if t[0] > f[0] else 0, f[1]))
+    touched = set()
+    for m in game:
+        touched.update(re.findall(r'[a-p][0-9]+', m))
+    return squares[0] in touched or corner in touched
+
+
+def is_pass(move):
+    """A move from a square to itself (`b1b1`)."""
+    squares = re.findall(r'[a-p][0-9]+', move)
+    return len(squares) == 2 and squares[0] == squares[1]
 
 
 def royal_squares(board, white):
@@ -199,26 +211,25 @@ def main():
     ap.add_argument('--ranks', type=int, default=8)
     ap.add_argument('--engine', default='/usr/games/hachu')
     ap.add_argument('--acedrex', default='target/release/acedrex')
+    ap.add_argument('--lions', default='', help='letters of the kinds under Lion-trading rules')
     a = ap.parse_args()
     variant = a.acedrex_variant or a.variant
     rng = random.Random(a.seed)
     for _ in range(a.games):
         h = HaChu(a.engine, a.variant)
         moves = []
+        homes = set(royal_squares(board_of(a.acedrex, variant, [])[0], True)) | set(
+            royal_squares(board_of(a.acedrex, variant, [])[0], False))
         for _ in range(a.plies + 1):
             board, side = board_of(a.acedrex, variant, moves)
             white = side == 'w'
             legal = []
             for m in candidates(board, white, a.files, a.ranks):
+                if lion_leap(board, m, a.lions) or castles_without_right(board, m, moves, a.files):
+                    continue
                 if not h.play(m):
                     continue
-                after = apply(board, m, a.files)
-                kings = set(royal_squares(after, white))
-                reach = [h.reach(name(sq), a.files, a.ranks)
-                         for sq, p in after.items() if p[-1].isupper() != white]
-                # A king that can be taken ends HaChu's search before it lists any move: then no
-                # piece gets a highlight at all.
-                exposed = not any(reach) or any(r & kings for r in reach)
+                exposed = h.king_capture()
                 h.undo()
                 if not exposed:
                     legal.append(m)
@@ -226,10 +237,20 @@ def main():
                   flush=True)
             if not legal:
                 break
-            move = rng.choice(sorted(legal))
+            # Some moves are recorded but never played, for HaChu's sake: a pass (after replaying
+            # one, HaChu lets a Lion take a protected Lion from afar, and its `undo` dies), and a
+            # piece other than a king onto a king's start square (HaChu's castling code then
+            # mistakes that piece's moves: it refuses a queen on e1 its step to d1).
+            def playable(m):
+                squares = re.findall(r'[a-p][0-9]+', m)
+                king = board[square(squares[0])].upper() == 'K'
+                return not is_pass(m) and (king or squares[-1] not in homes)
+            playable = sorted(filter(playable, legal)) or sorted(legal)
+            move = rng.choice(playable)
             assert h.play(move)
             moves.append(move)
         h.send('quit')
+        h.p.wait()
 
 
 if __name__ == '__main__':
