@@ -20,23 +20,25 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const FAIRYMAX: &str = "/usr/games/fairymax";
 
-/// The shipped variants whose rules are a Fairy-Max block, by canonical name; each file's `xboard`
-/// key is the block's name.
-const FAIRY_MAX_GAMES: &[&str] = &[
-    "grant-acedrex",
-    "chess",
-    "cylinder",
-    "berolina",
-    "super",
-    "fairy-fide-rookies",
-    "fairy-rookies-fide",
-    "great",
-    "light-brigade",
-    "team-mate",
-    "ciccolini",
-    "mexican",
-    "roman",
-    "falcon",
+/// The shipped variants whose rules are a Fairy-Max block: canonical name and the block's name.
+/// The block's name is the file's `xboard` name, except for an `fmax-NAME` file, whose plain
+/// name (and XBoard name) follows another reading of the game.
+const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
+    ("grant-acedrex", "grande-acedrex"),
+    ("chess", "normal"),
+    ("cylinder", "cylinder"),
+    ("berolina", "berolina"),
+    ("super", "super"),
+    ("fairy-fide-rookies", "fairy/FIDE-Rookies"),
+    ("fairy-rookies-fide", "fairy/Rookies-FIDE"),
+    ("great", "great"),
+    ("light-brigade", "light-brigade"),
+    ("team-mate", "team-mate"),
+    ("ciccolini", "ciccolini"),
+    ("mexican", "mexican"),
+    ("roman", "roman"),
+    ("falcon", "falcon"),
+    ("fmax-courier", "courier"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -151,10 +153,10 @@ fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
         env_number("ACEDREX_FMAX_PLIES", 12) as usize,
     );
     let only = std::env::var("ACEDREX_FMAX_ONLY").unwrap_or_default();
-    let games: Vec<&str> = FAIRY_MAX_GAMES
+    let games: Vec<(&str, &str)> = FAIRY_MAX_GAMES
         .iter()
         .copied()
-        .filter(|n| only.is_empty() || only.split(',').any(|o| o == *n))
+        .filter(|(n, _)| only.is_empty() || only.split(',').any(|o| o == *n))
         .collect();
     // Two workers: each probe query is hundreds of round trips to a Fairy-Max process.
     let next = AtomicUsize::new(0);
@@ -163,14 +165,14 @@ fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
             .map(|_| {
                 s.spawn(|| {
                     let mut failures = Vec::new();
-                    while let Some(&name) = games.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    while let Some(&(name, block)) = games.get(next.fetch_add(1, Ordering::SeqCst))
+                    {
                         let v = game(name).variant.clone();
-                        let xboard = v.xboard_name.clone();
-                        let mut probe = Probe::start(&xboard, v.files, v.ranks);
+                        let mut probe = Probe::start(block, v.files, v.ranks);
                         for seed in first..first + seeds {
                             match walk(name, &mut probe, seed, plies) {
                                 Ok(plies) => {
-                                    eprintln!("{name} ({xboard}) seed {seed}: {plies} plies agree")
+                                    eprintln!("{name} ({block}) seed {seed}: {plies} plies agree")
                                 }
                                 Err(e) => failures.push(e),
                             }
@@ -215,7 +217,8 @@ fn a_triple_push_leaves_en_passant_on_both_passed_squares() {
     }
 }
 
-/// Every name in the table is a shipped variant whose XBoard name Fairy-Max knows.
+/// Every entry of the table is a shipped variant and a `Game:` block of fmax.ini, named by the
+/// variant's XBoard name unless the file is Fairy-Max's second reading of a name (`fmax-NAME`).
 #[test]
 fn every_listed_game_is_a_fairy_max_block() {
     let Ok(ini) = std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini") else {
@@ -227,16 +230,17 @@ fn every_listed_game_is_a_fairy_max_block() {
         );
         return;
     };
-    for name in FAIRY_MAX_GAMES {
+    for &(name, block) in FAIRY_MAX_GAMES {
         let v = game(name).variant.clone();
-        let block = ini.lines().any(|l| {
+        match name.strip_prefix("fmax-") {
+            Some(plain) => assert_eq!(plain, block, "{name} is Fairy-Max's {block}"),
+            None => assert_eq!(v.xboard_name, block, "{name}: XBoard name"),
+        }
+        let found = ini.lines().any(|l| {
             l.strip_prefix("Game: ")
                 .and_then(|g| g.split(" #").next())
-                .is_some_and(|g| {
-                    g.trim().eq_ignore_ascii_case(&v.xboard_name)
-                        || (v.xboard_name == "normal" && g.trim() == "normal")
-                })
+                .is_some_and(|g| g.trim() == block)
         });
-        assert!(block, "{name}: no `Game: {}` block", v.xboard_name);
+        assert!(found, "{name}: no `Game: {block}` block");
     }
 }

@@ -53,6 +53,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-fide-rookies", &[]),
     ("fairy-rookies-fide", &[]),
     ("falcon", &[]),
+    ("fmax-courier", &[]),
     ("crazyhouse", &["crazyhouse"]),
     ("loop", &["loop"]),
     ("chessgi", &["chessgi"]),
