@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 const FAIRYMAX: &str = "/usr/games/fairymax";
 
 /// The shipped variants whose rules are a Fairy-Max block: canonical name and the block's name.
-/// The block's name is the file's `xboard` name, except for an `fmax-NAME` file, whose plain
-/// name (and XBoard name) follows another reading of the game.
+/// The block's name is the file's `xboard` name or one of its aliases, or, for an `fmax-NAME`
+/// file, NAME: the plain name (and its XBoard name) follows another reading of the game.
 const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("grant-acedrex", "grande-acedrex"),
     ("chess", "normal"),
@@ -39,6 +39,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("roman", "roman"),
     ("falcon", "falcon"),
     ("fmax-courier", "courier"),
+    ("kingofthehill", "king-of-the-hill"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -217,8 +218,38 @@ fn a_triple_push_leaves_en_passant_on_both_passed_squares() {
     }
 }
 
+/// Fairy-Max's king of the hill ends the game when a king reaches the centre, as acedrex's
+/// kingofthehill does: neither lists a move after `e3d4`.
+#[test]
+fn a_king_on_the_hill_ends_the_game_in_both() {
+    let test = "a_king_on_the_hill_ends_the_game_in_both";
+    if !need_peer_script(test, FAIRYMAX, "apt-get install -y fairymax") {
+        return;
+    }
+    let line: Vec<String> = "e2e4 a7a6 e1e2 a6a5 e2e3 a5a4"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let mut probe = Probe::start("king-of-the-hill", 8, 8);
+    let mut pos = Position::start(&game("kingofthehill"));
+    for m in &line {
+        let mv = pos.parse_move(m).expect("legal");
+        pos.make(mv);
+    }
+    let before = probe.legal(&line).expect("Fairy-Max plays the line");
+    assert!(before.contains(&"e3d4".to_string()), "{before:?}");
+    assert_eq!(fairymax_moves(&mut pos), before);
+    let mut after = line.clone();
+    after.push("e3d4".into());
+    let mv = pos.parse_move("e3d4").expect("legal");
+    pos.make(mv);
+    assert_eq!(probe.legal(&after), Ok(vec![]));
+    assert!(fairymax_moves(&mut pos).is_empty());
+}
+
 /// Every entry of the table is a shipped variant and a `Game:` block of fmax.ini, named by the
-/// variant's XBoard name unless the file is Fairy-Max's second reading of a name (`fmax-NAME`).
+/// variant's XBoard name or an alias, unless the file is Fairy-Max's second reading of a name
+/// (`fmax-NAME`).
 #[test]
 fn every_listed_game_is_a_fairy_max_block() {
     let Ok(ini) = std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini") else {
@@ -234,7 +265,10 @@ fn every_listed_game_is_a_fairy_max_block() {
         let v = game(name).variant.clone();
         match name.strip_prefix("fmax-") {
             Some(plain) => assert_eq!(plain, block, "{name} is Fairy-Max's {block}"),
-            None => assert_eq!(v.xboard_name, block, "{name}: XBoard name"),
+            None => assert!(
+                v.xboard_name == block || v.aliases.iter().any(|a| a == block),
+                "{name} does not answer to {block}"
+            ),
         }
         let found = ini.lines().any(|l| {
             l.strip_prefix("Game: ")
