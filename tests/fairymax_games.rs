@@ -40,6 +40,9 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("falcon", "falcon"),
     ("fmax-courier", "courier"),
     ("kingofthehill", "king-of-the-hill"),
+    ("fmax-asean", "asean"),
+    ("fmax-cambodian", "cambodian"),
+    ("fmax-ai-wok", "ai-wok"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {
