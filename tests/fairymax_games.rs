@@ -43,6 +43,16 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("fmax-asean", "asean"),
     ("fmax-cambodian", "cambodian"),
     ("fmax-ai-wok", "ai-wok"),
+    ("fairy-fide-clobberers", "fairy/FIDE-Clobberers"),
+    ("fairy-clobberers-fide", "fairy/Clobberers-FIDE"),
+    ("fairy-fide-nutters", "fairy/FIDE-Nutters"),
+    ("fairy-nutters-fide", "fairy/Nutters-FIDE"),
+    ("fairy-clobberers-nutters", "fairy/Clobberers-Nutters"),
+    ("fairy-nutters-clobberers", "fairy/Nutters-Clobberers"),
+    ("fairy-clobberers-rookies", "fairy/Clobberers-Rookies"),
+    ("fairy-rookies-clobberers", "fairy/Rookies-Clobberers"),
+    ("fairy-nutters-rookies", "fairy/Nutters-Rookies"),
+    ("fairy-rookies-nutters", "fairy/Rookies-Nutters"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {

@@ -116,8 +116,8 @@ pub enum ImportError {
     TooManyKinds,
     #[error("the Black pawn (type 2) does not move as the White pawn (type 1) turned round")]
     PawnsDiffer,
-    #[error("{0} royal piece kinds; acedrex has exactly one")]
-    Royals(usize),
+    #[error("no royal piece")]
+    NoRoyal,
     #[error("several expendable royal pieces per side (lose with the last)")]
     ExpendableRoyals,
     #[error("file {0} starts empty, so its pawn promotion is undefined")]
@@ -210,11 +210,8 @@ impl Cast {
         if white { c } else { c.to_ascii_lowercase() }
     }
 
-    fn royal(&self) -> &Piece {
-        self.pieces
-            .iter()
-            .find(|p| p.royal)
-            .expect("checked: one royal")
+    fn royals(&self) -> impl Iterator<Item = &Piece> {
+        self.pieces.iter().filter(|p| p.royal)
     }
 
     fn pawn(&self) -> char {
@@ -457,27 +454,27 @@ fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
     Ok(cast)
 }
 
-/// The pawns mirror each other, and there is exactly one royal kind, not several expendable ones.
+/// The pawns mirror each other, and some piece is royal. Several royal kinds are fine (a king
+/// whose castling is not symmetric is one kind per colour), and so are several royal pieces of a
+/// kind whose value is -1 (Fairy-Max: the first one lost loses, acedrex's `royal-loss any`), but
+/// not several expendable ones (the last one lost loses).
 fn check_royals(cast: &Cast, setup: &Setup) -> Result<(), ImportError> {
     if cast.piece_of[&(1, true)] != cast.piece_of[&(2, false)] {
         return Err(ImportError::PawnsDiffer);
     }
-    let royals: Vec<&Piece> = cast.pieces.iter().filter(|p| p.royal).collect();
-    if royals.len() != 1 {
-        return Err(ImportError::Royals(royals.len()));
+    if !cast.pieces.iter().any(|p| p.royal) {
+        return Err(ImportError::NoRoyal);
     }
     for (line, white) in [(&setup.white, true), (&setup.black, false)] {
-        let kings = line
-            .iter()
-            .filter(|&&t| {
-                t > 0
-                    && cast
-                        .piece_of
-                        .get(&(t, white))
-                        .is_some_and(|&i| cast.pieces[i].royal)
-            })
-            .count();
-        if kings > 1 && royals[0].value < -4 {
+        let mut per_kind: BTreeMap<usize, usize> = BTreeMap::new();
+        for &t in line.iter().filter(|&&t| t > 0) {
+            if let Some(&i) = cast.piece_of.get(&(t, white)) {
+                if cast.pieces[i].royal && cast.pieces[i].value < -4 {
+                    *per_kind.entry(i).or_default() += 1;
+                }
+            }
+        }
+        if per_kind.values().any(|&n| n > 1) {
             return Err(ImportError::ExpendableRoyals);
         }
     }
@@ -509,9 +506,10 @@ fn start_fen(board: &Board, setup: &Setup, cast: &Cast) -> String {
             fen_rank(row)
         })
         .collect();
-    let royal = cast.royal();
-    let castles = royal.betza.contains('O');
-    let royal_initial = royal.rays.iter().any(|r| r.low() & 0xF == 4);
+    let castles = cast.royals().any(|r| r.betza.contains('O'));
+    let royal_initial = cast
+        .royals()
+        .any(|r| r.rays.iter().any(|r| r.low() & 0xF == 4));
     let rights = if castles {
         "KQkq"
     } else if royal_initial {
