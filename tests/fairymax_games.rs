@@ -53,6 +53,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("fairy-rookies-clobberers", "fairy/Rookies-Clobberers"),
     ("fairy-nutters-rookies", "fairy/Nutters-Rookies"),
     ("fairy-rookies-nutters", "fairy/Rookies-Nutters"),
+    ("janus", "janus"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {

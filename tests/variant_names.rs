@@ -67,6 +67,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-rookies-clobberers", &[]),
     ("fairy-nutters-rookies", &[]),
     ("fairy-rookies-nutters", &[]),
+    ("janus", &["janus"]),
     ("crazyhouse", &["crazyhouse"]),
     ("loop", &["loop"]),
     ("chessgi", &["chessgi"]),
