@@ -54,6 +54,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("fairy-nutters-rookies", "fairy/Nutters-Rookies"),
     ("fairy-rookies-nutters", "fairy/Rookies-Nutters"),
     ("janus", "janus"),
+    ("spartan", "spartan"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -259,6 +260,76 @@ fn a_king_on_the_hill_ends_the_game_in_both() {
     pos.make(mv);
     assert_eq!(probe.legal(&after), Ok(vec![]));
     assert!(fairymax_moves(&mut pos).is_empty());
+}
+
+/// Spartan's two Black kings follow Fairy-Max's "duple check" rule (`royal-loss duple`): after
+/// `e5d7` the knight attacks the f8 king, and Black may leave it so (`a8c6`); with a bishop on a6
+/// behind the b7 hoplite, `b7c6` would leave the c8 king attacked too, which no move may. With
+/// Fairy-Max installed, its legal sets are compared as well.
+#[test]
+fn spartan_kings_follow_the_duple_check_rule() {
+    let g = game("spartan");
+    let cases = [
+        ("g1f3 a7b6 f3e5 h7g6 e5d7", "a8c6", true),
+        (
+            "e2e3 h7g6 f1a6 g6h5 g1f3 h5g4 f3e5 g7h6 e5d7",
+            "b7c6",
+            false,
+        ),
+    ];
+    let live = std::path::Path::new(FAIRYMAX).exists();
+    for (line, mv, legal) in cases {
+        let played: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let mut pos = Position::start(&g);
+        for m in &played {
+            let m = pos.parse_move(m).expect("legal");
+            pos.make(m);
+        }
+        assert!(
+            !pos.in_check(),
+            "one king attacked of two is no check, after {line}"
+        );
+        let ours = fairymax_moves(&mut pos);
+        assert_eq!(
+            ours.contains(&mv.to_string()),
+            legal,
+            "{mv} after {line}: {ours:?}"
+        );
+        if live {
+            let mut probe = Probe::start("spartan", 8, 8);
+            assert_eq!(probe.legal(&played), Ok(ours), "after {line}");
+        }
+    }
+}
+
+/// `royal-loss duple` on two kings a side: one attacked is no check; two attacked at once are,
+/// and with no move that saves both, mate; a side down to one king is in check as usual.
+#[test]
+fn duple_two_kings_attacked_are_check_and_may_be_mate() {
+    let text = "variant twokings\nboard 8x8\npiece K king K royal\npiece R rook R\n\
+                start k6k/8/8/8/8/8/8/K6K w - - 0 1\nroyal-loss duple\n";
+    let g = acedrex::game::Game::new(
+        acedrex::variant::parse_variant("twokings.txt", text).expect("valid"),
+    );
+    let fen = |f: &str| Position::from_fen(&g, f).expect("fen");
+    // The rook on d1 attacks both kings: check. `a1a2` leaves h1 alone attacked, which is
+    // allowed; `h1g1` leaves both attacked.
+    let mut pos = fen("k6k/8/8/8/8/8/8/K2r3K w - - 0 1");
+    assert!(pos.in_check());
+    let moves = fairymax_moves(&mut pos);
+    assert!(moves.contains(&"a1a2".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"h1g1".to_string()), "{moves:?}");
+    // A second rook on the second rank leaves no move that saves one king: mate.
+    let mut pos = fen("k6k/8/8/8/8/8/2r5/K2r3K w - - 0 1");
+    assert!(pos.in_check());
+    let end = pos.game_end().map(|e| e.reason);
+    assert_eq!(end, Some("checkmate"), "{:?}", fairymax_moves(&mut pos));
+    // One king attacked of two is no check.
+    let pos = fen("k6k/8/8/8/8/8/7r/K6K w - - 0 1");
+    assert!(!pos.in_check());
+    // One king left: attacked is check.
+    let pos = fen("k6k/8/8/8/8/8/8/K5r1 w - - 0 1");
+    assert!(pos.in_check());
 }
 
 /// Every entry of the table is a shipped variant and a `Game:` block of fmax.ini, named by the

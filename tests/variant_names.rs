@@ -68,6 +68,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-nutters-rookies", &[]),
     ("fairy-rookies-nutters", &[]),
     ("janus", &["janus"]),
+    ("spartan", &[]),
     ("crazyhouse", &["crazyhouse"]),
     ("loop", &["loop"]),
     ("chessgi", &["chessgi"]),

@@ -468,10 +468,11 @@ fn check_royals(cast: &Cast, setup: &Setup) -> Result<(), ImportError> {
     for (line, white) in [(&setup.white, true), (&setup.black, false)] {
         let mut per_kind: BTreeMap<usize, usize> = BTreeMap::new();
         for &t in line.iter().filter(|&&t| t > 0) {
-            if let Some(&i) = cast.piece_of.get(&(t, white)) {
-                if cast.pieces[i].royal && cast.pieces[i].value < -4 {
-                    *per_kind.entry(i).or_default() += 1;
-                }
+            if let Some(&i) = cast.piece_of.get(&(t, white))
+                && cast.pieces[i].royal
+                && cast.pieces[i].value < -4
+            {
+                *per_kind.entry(i).or_default() += 1;
             }
         }
         if per_kind.values().any(|&n| n > 1) {
