@@ -55,6 +55,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("fairy-rookies-nutters", "fairy/Rookies-Nutters"),
     ("janus", "janus"),
     ("spartan", "spartan"),
+    ("almost-wildebeest", "almost-wildebeest"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {

@@ -69,6 +69,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-rookies-nutters", &[]),
     ("janus", &["janus"]),
     ("spartan", &[]),
+    ("almost-wildebeest", &[]),
     ("crazyhouse", &["crazyhouse"]),
     ("loop", &["loop"]),
     ("chessgi", &["chessgi"]),
