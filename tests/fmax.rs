@@ -416,6 +416,11 @@ fn import_translates_debian_blocks_faithfully() {
             let (Some(white), Some(black)) = (of_letter.first(), of_letter.last()) else {
                 continue;
             };
+            // Multi-path rays (the Falcon) import as the block's own XBetza note, which this ray
+            // reader does not model; the Falcon's walk against Fairy-Max checks them.
+            if white.2.iter().any(|r| r.low() & 0x200 != 0) {
+                continue;
+            }
             let pawn = v.promotion.pawns.contains(&piece.letter);
             let mut w: Vec<Ray> = white.2.clone();
             let mut b: Vec<Ray> = black.2.iter().map(|r| r.negated()).collect();
@@ -921,14 +926,15 @@ fn exported_blocks_snapshot() {
     }
 }
 
-/// The blocks that need several royal kinds, `royal-loss`, `goal` or the third-rank pawn move
-/// import, and play as the shipped files of those games do: the same moves (from and to squares)
+/// The blocks that need several royal kinds, `royal-loss`, `goal`, the third-rank pawn move or
+/// the block's own XBetza note (the Falcon's multi-path move) import, and play as the shipped files
+/// of those games do: the same moves (from and to squares)
 /// and the same game ends, at the start and along random lines of the shipped game.
 #[test]
 fn imported_rule_blocks_play_like_the_shipped_files() {
     let Some(ini) = debian_ini() else { return };
     let (files, skipped) = acedrex::fmax::import(&ini);
-    assert_eq!(files.len(), 40, "skipped: {skipped:#?}");
+    assert_eq!(files.len(), 41, "skipped: {skipped:#?}");
     let pairs = [
         ("king-of-the-hill.txt", "kingofthehill"),
         ("spartan.txt", "spartan"),
@@ -938,6 +944,7 @@ fn imported_rule_blocks_play_like_the_shipped_files() {
         ("fairy-nutters-clobberers.txt", "fairy-nutters-clobberers"),
         ("cambodian-2.txt", "fmax-cambodian"),
         ("courier.txt", "fmax-courier"),
+        ("falcon.txt", "falcon"),
     ];
     for (file, shipped) in pairs {
         let text = &files

@@ -242,7 +242,7 @@ fn block(
     let types = read_types(lines)?;
     refuse_unsupported(&types, &setup)?;
     let uses = uses(&types, &setup, &board)?;
-    let cast = cast_pieces(&types, &uses)?;
+    let cast = cast_pieces(&types, &uses, &read_notes(rest))?;
     let royal_loss = royal_rule(&cast, &setup)?;
     let start = start_fen(&board, &setup, &cast);
     let promotion = promotion_line(&board, &types, &setup, &uses, &cast)?;
@@ -333,6 +333,44 @@ fn read_setup(line: Option<&str>, files: usize) -> Result<Vec<usize>, ImportErro
     Ok(v)
 }
 
+/// A block's `# X& BETZA` lines: Fairy-Max's XBetza for its pieces, sent to XBoard. `X` is
+/// White's letter (upper case) or Black's (lower case); `&` makes it both colours'.
+struct Notes(Vec<(char, bool, String)>);
+
+impl Notes {
+    fn get(&self, letter: char, white: bool) -> Option<&str> {
+        let wanted = if white {
+            letter.to_ascii_uppercase()
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        self.0
+            .iter()
+            .find(|(c, both, _)| *c == wanted || (*both && c.eq_ignore_ascii_case(&letter)))
+            .map(|(_, _, b)| b.as_str())
+    }
+}
+
+/// The notes of the block that starts `rest`: its lines up to the first blank one.
+fn read_notes(rest: &[&str]) -> Notes {
+    let notes = rest
+        .iter()
+        .map(|l| l.trim())
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            let mut toks = l.strip_prefix('#')?.split_whitespace();
+            let (who, betza) = (toks.next()?, toks.next()?);
+            let both = who.ends_with('&');
+            let mut c = who.trim_end_matches('&').chars();
+            match (c.next(), c.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => Some((c, both, betza.to_string())),
+                _ => None,
+            }
+        })
+        .collect();
+    Notes(notes)
+}
+
 /// The piece lines `c:value ray...`, up to the first line that is not one. Index 0 is a
 /// placeholder so that Fairy-Max's type numbers index the list.
 fn read_types<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Vec<FmType>, ImportError> {
@@ -416,7 +454,7 @@ fn uses(types: &[FmType], setup: &Setup, board: &Board) -> Result<Uses, ImportEr
 
 /// Each use as White-view rays; distinct ray sets under one letter get fresh letters. A required
 /// piece without an XBetza reading fails the block; an optional one is dropped.
-fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
+fn cast_pieces(types: &[FmType], uses: &Uses, notes: &Notes) -> Result<Cast, ImportError> {
     let view = |t: usize, white: bool| -> Vec<Ray> {
         let mut r: Vec<Ray> = if white {
             types[t].rays.clone()
@@ -451,6 +489,14 @@ fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
         }
         let betza = match decompile(&rays, t <= 2) {
             Ok(b) => b,
+            // A multi-path ray (the Falcon) has no ray reading here; the block's own XBetza note
+            // for the piece says what it does.
+            Err(DecompileError::MultiPath(_)) if notes.get(types[t].letter, white).is_some() => {
+                notes
+                    .get(types[t].letter, white)
+                    .expect("checked")
+                    .to_string()
+            }
             Err(why) if required => {
                 return Err(ImportError::Piece {
                     letter: types[t].letter,
@@ -466,6 +512,16 @@ fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
                 continue;
             }
         };
+        // The note serves both colours: one kind, whatever the rays' orientation.
+        if let Some(i) = cast
+            .pieces
+            .iter()
+            .position(|p| p.betza == betza && p.value == types[t].value && p.rays != rays)
+            .filter(|_| notes.get(types[t].letter, white) == Some(betza.as_str()))
+        {
+            cast.piece_of.insert((t, white), i);
+            continue;
+        }
         let mut letter = types[t].letter;
         if cast.pieces.iter().any(|p| p.letter == letter) {
             letter = ('A'..='Z')
