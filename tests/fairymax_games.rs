@@ -20,7 +20,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const FAIRYMAX: &str = "/usr/games/fairymax";
 
-/// The shipped variants whose rules are a Fairy-Max block: canonical name and the block's name.
+/// The shipped variants whose moves are a Fairy-Max block's: canonical name and the block's name.
+/// (Shatranj's moves agree too, but its game ends are the historical ones: a bared or stalemated
+/// king loses, where Fairy-Max plays on or draws.)
 /// The block's name is the file's `xboard` name or one of its aliases, or, for an `fmax-NAME`
 /// file, NAME: the plain name (and its XBoard name) follows another reading of the game.
 const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
@@ -56,6 +58,12 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("janus", "janus"),
     ("spartan", "spartan"),
     ("almost-wildebeest", "almost-wildebeest"),
+    ("makruk", "makruk"),
+    ("capablanca", "capablanca"),
+    ("gothic", "gothic"),
+    ("knightmate", "knightmate"),
+    ("nocastle", "nocastle"),
+    ("losalamos", "los-alamos"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {
