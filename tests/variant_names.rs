@@ -57,6 +57,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fmax-asean", &[]),
     ("fmax-cambodian", &[]),
     ("fmax-ai-wok", &[]),
+    ("fmax-shatranj", &[]),
     ("fairy-fide-clobberers", &[]),
     ("fairy-clobberers-fide", &[]),
     ("fairy-fide-nutters", &[]),
