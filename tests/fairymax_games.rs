@@ -7,7 +7,8 @@
 //! One seed and 12 plies per variant by default (each ply costs hundreds of round trips to
 //! Fairy-Max); `.ci/run` walks 40 plies from a fresh seed. `ACEDREX_FMAX_PLIES=N` walks N plies,
 //! `ACEDREX_FMAX_SEEDS=N` N seeds, `ACEDREX_SEED` picks the first, and `ACEDREX_FMAX_ONLY=a,b`
-//! limits the walk to those variants.
+//! limits the walk to those variants. `ACEDREX_FMAX_RECORD=DIR` writes each variant's Fairy-Max sets
+//! to DIR/NAME.txt; those in tests/data/fairymax are replayed without Fairy-Max.
 //! A missing Fairy-Max skips with a message, and fails under CI=true.
 
 mod common;
@@ -124,7 +125,14 @@ impl Drop for Probe {
 }
 
 /// One walk of `PLIES` plies driven by Fairy-Max's legal moves; Err describes the first difference.
-fn walk(name: &str, probe: &mut Probe, seed: u64, plies: usize) -> Result<usize, String> {
+/// Each ply's set is appended to `record` as a line of the recorded-sets format.
+fn walk(
+    name: &str,
+    probe: &mut Probe,
+    seed: u64,
+    plies: usize,
+    record: &mut String,
+) -> Result<usize, String> {
     let g = game(name);
     let mut pos = Position::start(&g);
     // xorshift needs a non-zero state; mix the name in so variants walk differently.
@@ -135,6 +143,7 @@ fn walk(name: &str, probe: &mut Probe, seed: u64, plies: usize) -> Result<usize,
     let mut played: Vec<String> = Vec::new();
     for ply in 0..=plies {
         let theirs = probe.legal(&played).map_err(|a| format!("Fairy-Max {a}"))?;
+        record.push_str(&recorded_line(&played, &theirs));
         let ours = fairymax_moves(&mut pos);
         if ours != theirs {
             let only_ours: Vec<_> = ours.iter().filter(|m| !theirs.contains(m)).collect();
@@ -195,13 +204,22 @@ fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
                     {
                         let v = game(name).variant.clone();
                         let mut probe = Probe::start(block, v.files, v.ranks);
+                        let mut record = format!(
+                            "# {name}: Fairy-Max's legal move sets (Debian fairymax 5.0b, block `{block}`) along \
+                             random games, seeds {first}..{}, {plies} plies\n",
+                            first + seeds - 1
+                        );
                         for seed in first..first + seeds {
-                            match walk(name, &mut probe, seed, plies) {
+                            match walk(name, &mut probe, seed, plies, &mut record) {
                                 Ok(plies) => {
                                     eprintln!("{name} ({block}) seed {seed}: {plies} plies agree")
                                 }
                                 Err(e) => failures.push(e),
                             }
+                        }
+                        if let Ok(dir) = std::env::var("ACEDREX_FMAX_RECORD") {
+                            let path = std::path::Path::new(&dir).join(format!("{name}.txt"));
+                            std::fs::write(&path, &record).expect("write the recorded sets");
                         }
                     }
                     failures
@@ -214,6 +232,56 @@ fn shipped_fairy_max_games_have_fairy_max_legal_moves_along_random_games() {
             .collect()
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// One line of the recorded sets: `moves M... ; legal L...` (`-` for none).
+fn recorded_line(played: &[String], legal: &[String]) -> String {
+    let or_dash = |v: &[String]| {
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(" ")
+        }
+    };
+    format!("moves {} ; legal {}\n", or_dash(played), or_dash(legal))
+}
+
+/// The sets recorded from Fairy-Max (tests/data/fairymax/NAME.txt, written by the walk with
+/// `ACEDREX_FMAX_RECORD=tests/data/fairymax`) are acedrex's too, without Fairy-Max installed.
+#[test]
+fn recorded_fairy_max_sets_are_acedrex_sets() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fairymax");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/fairymax")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{} recorded variants", files.len());
+    let mut lines = 0;
+    for path in files {
+        let name = path.file_stem().and_then(|s| s.to_str()).expect("name");
+        let g = game(name);
+        let text = std::fs::read_to_string(&path).expect("read");
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (moves, legal) = line
+                .strip_prefix("moves ")
+                .and_then(|l| l.split_once(" ; legal "))
+                .unwrap_or_else(|| panic!("{name}: bad line {line}"));
+            let mut pos = Position::start(&g);
+            for m in moves.split_whitespace().filter(|&m| m != "-") {
+                let mv = pos
+                    .parse_move(m)
+                    .unwrap_or_else(|e| panic!("{name}: {m} after {moves}: {e:?}"));
+                pos.make(mv);
+            }
+            let theirs: Vec<&str> = legal.split_whitespace().filter(|&m| m != "-").collect();
+            let mut theirs: Vec<String> = theirs.into_iter().map(String::from).collect();
+            theirs.sort();
+            assert_eq!(fairymax_moves(&mut pos), theirs, "{name} after {moves}");
+            lines += 1;
+        }
+    }
+    assert!(lines >= 100, "{lines} recorded positions");
 }
 
 /// Mexican pawns push up to three squares on their first move; the pawn beside either passed
