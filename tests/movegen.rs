@@ -66,6 +66,36 @@ fn attack_instances_agree_with_generated_captures() {
     }
 }
 
+/// `lion-trade`, judged here by playing the move and generating the replies (the engine reads its
+/// attack tables): a protected kind taking one on its destination from farther than a step, over
+/// nothing or an `over` kind, must leave no reply landing there; an unprotected kind may not take
+/// one right after the same happened to it.
+fn lion_trade_allows(pos: &mut Position, m: acedrex::position::Move) -> bool {
+    let Some(t) = pos.game().tables.lion_trade.clone() else {
+        return true;
+    };
+    let lion = |p: acedrex::position::Piece| p.is_piece() && t[p.kind().index()].0;
+    let on_way = m.locust_at().map(|c| pos.at(c));
+    if !lion(m.captured()) && !on_way.is_some_and(lion) {
+        return true;
+    }
+    if !lion(pos.at(m.from)) {
+        return !pos.counterstrike_pending();
+    }
+    let (dx, dy) = acedrex::geometry::delta(m.from, m.to);
+    let bridged = on_way.is_some_and(|v| lion(v) || !t[v.kind().index()].1);
+    if !lion(m.captured()) || bridged || dx.abs().max(dy.abs()) == 1 {
+        return true;
+    }
+    pos.make(m);
+    let mut replies = Vec::new();
+    pos.pseudo_moves(&mut replies);
+    pos.unmake();
+    !replies
+        .iter()
+        .any(|r| r.to == m.to || r.locust_at() == Some(m.to))
+}
+
 #[test]
 fn legality_filter_agrees_with_make_and_test() {
     for variant in variants() {
@@ -92,6 +122,9 @@ fn legality_filter_agrees_with_make_and_test() {
                         if !parted {
                             return false;
                         }
+                    }
+                    if !lion_trade_allows(&mut pos, m) {
+                        return false;
                     }
                     if m.kind() == acedrex::position::MoveKind::Castle || m.is_initial() {
                         pos.is_legal(m)

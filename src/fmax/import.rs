@@ -2,8 +2,8 @@
 //!
 //! Rays are decompiled into XBetza (White's view): leapers and sliders into atoms with direction
 //! letters, bent rays into brackets, lame rays into `n`, special modes into `i` moves and castling,
-//! hoppers into `p`/`g`. A block using something with no acedrex reading (multi-path, bifurcators,
-//! king-of-the-hill, gating, expendable royalty, ...) is reported, not guessed.
+//! hoppers into `p`/`g`, Fairy-Max's king of the hill into `goal`. A block using something with no
+//! acedrex reading (multi-path, bifurcators, gating, expendable royalty, ...) is reported, not guessed.
 
 use super::rays::{Ray, vector_of};
 use crate::betza::directions::COMPASS;
@@ -98,7 +98,9 @@ pub enum ImportError {
     Ray(String),
     #[error("fewer than two piece types (Fairy-Max's types 1 and 2 are the pawns)")]
     TooFewTypes,
-    #[error("type 3 with value -2 is Fairy-Max's king-of-the-hill rule")]
+    #[error(
+        "type 3 with value -2 is Fairy-Max's king-of-the-hill rule, whose four central squares an odd board lacks"
+    )]
     KingOfTheHill,
     #[error("piece {0} is an iron (uncapturable) piece")]
     Iron(char),
@@ -114,11 +116,9 @@ pub enum ImportError {
     },
     #[error("more than 26 piece kinds")]
     TooManyKinds,
-    #[error("the Black pawn (type 2) does not move as the White pawn (type 1) turned round")]
-    PawnsDiffer,
-    #[error("{0} royal piece kinds; acedrex has exactly one")]
-    Royals(usize),
-    #[error("several expendable royal pieces per side (lose with the last)")]
+    #[error("no royal piece")]
+    NoRoyal,
+    #[error("several royal pieces a side, of values that lose with the first and with the last")]
     ExpendableRoyals,
     #[error("file {0} starts empty, so its pawn promotion is undefined")]
     EmptyFile(char),
@@ -189,6 +189,8 @@ struct Piece {
     betza: String,
     value: i32,
     royal: bool,
+    /// Fairy-Max's pawn mode C24: its moves on the third rank, where it may step two again.
+    third_rank: Option<String>,
 }
 
 /// The piece kinds and which kind each (type, colour) became.
@@ -210,15 +212,14 @@ impl Cast {
         if white { c } else { c.to_ascii_lowercase() }
     }
 
-    fn royal(&self) -> &Piece {
-        self.pieces
-            .iter()
-            .find(|p| p.royal)
-            .expect("checked: one royal")
-    }
-
-    fn pawn(&self) -> char {
-        self.piece(1, true).letter
+    /// The pawn letters: White's, then Black's when the two pawn types differ (spartan's hoplite).
+    fn pawns(&self) -> String {
+        let (w, b) = (self.piece(1, true).letter, self.piece(2, false).letter);
+        if w == b {
+            w.to_string()
+        } else {
+            format!("{w}{b}")
+        }
     }
 }
 
@@ -241,11 +242,15 @@ fn block(
     let types = read_types(lines)?;
     refuse_unsupported(&types, &setup)?;
     let uses = uses(&types, &setup, &board)?;
-    let cast = cast_pieces(&types, &uses)?;
-    check_royals(&cast, &setup)?;
+    let cast = cast_pieces(&types, &uses, &read_notes(rest))?;
+    let royal_loss = royal_rule(&cast, &setup)?;
     let start = start_fen(&board, &setup, &cast);
     let promotion = promotion_line(&board, &types, &setup, &uses, &cast)?;
     let stalemate_loses = types.get(9).is_some_and(|t| t.value == -2);
+    let rules: Vec<String> = royal_loss
+        .into_iter()
+        .chain(hill(&types, &board, &cast)?)
+        .collect();
     Ok(variant_text(
         name,
         parent,
@@ -255,7 +260,33 @@ fn block(
         &start,
         &promotion,
         stalemate_loses,
+        &rules,
     ))
+}
+
+/// Fairy-Max's king of the hill (type 3 with value -2): that piece wins on reaching one of the
+/// four central squares, as a `goal` line.
+fn hill(types: &[FmType], board: &Board, cast: &Cast) -> Result<Option<String>, ImportError> {
+    if types.get(3).is_none_or(|t| t.value != -2) {
+        return Ok(None);
+    }
+    if board.files % 2 == 1 || board.ranks % 2 == 1 {
+        return Err(ImportError::KingOfTheHill);
+    }
+    let mut letters: Vec<char> = [true, false]
+        .into_iter()
+        .filter_map(|white| cast.piece_of.get(&(3, white)))
+        .map(|&i| cast.pieces[i].letter)
+        .collect();
+    letters.dedup();
+    let (f, r) = (board.files / 2, board.ranks / 2);
+    let square = |f: usize, r: usize| format!("{}{}", (b'a' + f as u8) as char, r);
+    Ok(Some(format!(
+        "goal {} {}-{}",
+        letters.into_iter().collect::<String>(),
+        square(f - 1, r),
+        square(f, r + 1)
+    )))
 }
 
 fn read_board(line: Option<&str>) -> Result<Board, ImportError> {
@@ -302,6 +333,44 @@ fn read_setup(line: Option<&str>, files: usize) -> Result<Vec<usize>, ImportErro
     Ok(v)
 }
 
+/// A block's `# X& BETZA` lines: Fairy-Max's XBetza for its pieces, sent to XBoard. `X` is
+/// White's letter (upper case) or Black's (lower case); `&` makes it both colours'.
+struct Notes(Vec<(char, bool, String)>);
+
+impl Notes {
+    fn get(&self, letter: char, white: bool) -> Option<&str> {
+        let wanted = if white {
+            letter.to_ascii_uppercase()
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        self.0
+            .iter()
+            .find(|(c, both, _)| *c == wanted || (*both && c.eq_ignore_ascii_case(&letter)))
+            .map(|(_, _, b)| b.as_str())
+    }
+}
+
+/// The notes of the block that starts `rest`: its lines up to the first blank one.
+fn read_notes(rest: &[&str]) -> Notes {
+    let notes = rest
+        .iter()
+        .map(|l| l.trim())
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            let mut toks = l.strip_prefix('#')?.split_whitespace();
+            let (who, betza) = (toks.next()?, toks.next()?);
+            let both = who.ends_with('&');
+            let mut c = who.trim_end_matches('&').chars();
+            match (c.next(), c.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => Some((c, both, betza.to_string())),
+                _ => None,
+            }
+        })
+        .collect();
+    Notes(notes)
+}
+
 /// The piece lines `c:value ray...`, up to the first line that is not one. Index 0 is a
 /// placeholder so that Fairy-Max's type numbers index the list.
 fn read_types<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Vec<FmType>, ImportError> {
@@ -337,9 +406,6 @@ fn refuse_unsupported(types: &[FmType], setup: &Setup) -> Result<(), ImportError
     let count = types.len() - 1;
     if count < 2 {
         return Err(ImportError::TooFewTypes);
-    }
-    if types.get(3).is_some_and(|t| t.value == -2) {
-        return Err(ImportError::KingOfTheHill);
     }
     if let Some(t) = types.iter().find(|t| t.value <= -666) {
         return Err(ImportError::Iron(t.letter));
@@ -388,7 +454,7 @@ fn uses(types: &[FmType], setup: &Setup, board: &Board) -> Result<Uses, ImportEr
 
 /// Each use as White-view rays; distinct ray sets under one letter get fresh letters. A required
 /// piece without an XBetza reading fails the block; an optional one is dropped.
-fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
+fn cast_pieces(types: &[FmType], uses: &Uses, notes: &Notes) -> Result<Cast, ImportError> {
     let view = |t: usize, white: bool| -> Vec<Ray> {
         let mut r: Vec<Ray> = if white {
             types[t].rays.clone()
@@ -423,6 +489,14 @@ fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
         }
         let betza = match decompile(&rays, t <= 2) {
             Ok(b) => b,
+            // A multi-path ray (the Falcon) has no ray reading here; the block's own XBetza note
+            // for the piece says what it does.
+            Err(DecompileError::MultiPath(_)) if notes.get(types[t].letter, white).is_some() => {
+                notes
+                    .get(types[t].letter, white)
+                    .expect("checked")
+                    .to_string()
+            }
             Err(why) if required => {
                 return Err(ImportError::Piece {
                     letter: types[t].letter,
@@ -438,6 +512,16 @@ fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
                 continue;
             }
         };
+        // The note serves both colours: one kind, whatever the rays' orientation.
+        if let Some(i) = cast
+            .pieces
+            .iter()
+            .position(|p| p.betza == betza && p.value == types[t].value && p.rays != rays)
+            .filter(|_| notes.get(types[t].letter, white) == Some(betza.as_str()))
+        {
+            cast.piece_of.insert((t, white), i);
+            continue;
+        }
         let mut letter = types[t].letter;
         if cast.pieces.iter().any(|p| p.letter == letter) {
             letter = ('A'..='Z')
@@ -446,42 +530,54 @@ fn cast_pieces(types: &[FmType], uses: &Uses) -> Result<Cast, ImportError> {
             used_letters.insert(letter);
         }
         cast.piece_of.insert((t, white), cast.pieces.len());
+        let third_rank = rays.iter().any(|r| is_c24(*r)).then(|| {
+            // Its moves without the first-rank (initial) ones, and the double step again.
+            let plain = betza.find('i').map_or(betza.as_str(), |i| &betza[..i]);
+            format!("{plain}fmnD")
+        });
         cast.pieces.push(Piece {
             letter,
             rays,
             betza,
             value: types[t].value,
             royal: types[t].value < 0,
+            third_rank,
         });
     }
     Ok(cast)
 }
 
-/// The pawns mirror each other, and there is exactly one royal kind, not several expendable ones.
-fn check_royals(cast: &Cast, setup: &Setup) -> Result<(), ImportError> {
-    if cast.piece_of[&(1, true)] != cast.piece_of[&(2, false)] {
-        return Err(ImportError::PawnsDiffer);
+/// Some piece is royal; what several royal pieces a side mean, as a `royal-loss` line. Fairy-Max:
+/// with royal value -1 the first one lost loses (acedrex's default `any`); with another value the
+/// last one lost loses (`last`), and for types above 7 no move may leave two attacked (`duple`).
+fn royal_rule(cast: &Cast, setup: &Setup) -> Result<Option<String>, ImportError> {
+    if !cast.pieces.iter().any(|p| p.royal) {
+        return Err(ImportError::NoRoyal);
     }
-    let royals: Vec<&Piece> = cast.pieces.iter().filter(|p| p.royal).collect();
-    if royals.len() != 1 {
-        return Err(ImportError::Royals(royals.len()));
-    }
+    let mut several: BTreeSet<(bool, bool)> = BTreeSet::new();
     for (line, white) in [(&setup.white, true), (&setup.black, false)] {
-        let kings = line
+        let royal: Vec<(usize, &Piece)> = line
             .iter()
-            .filter(|&&t| {
-                t > 0
-                    && cast
-                        .piece_of
-                        .get(&(t, white))
-                        .is_some_and(|&i| cast.pieces[i].royal)
-            })
-            .count();
-        if kings > 1 && royals[0].value < -4 {
-            return Err(ImportError::ExpendableRoyals);
+            .filter(|&&t| t > 0)
+            .filter_map(|&t| Some((t, &cast.pieces[*cast.piece_of.get(&(t, white))?])))
+            .filter(|(_, p)| p.royal)
+            .collect();
+        if royal.len() > 1 {
+            several.extend(royal.iter().map(|(t, p)| (p.value != -1, *t > 7)));
         }
     }
-    Ok(())
+    match several.into_iter().collect::<Vec<_>>().as_slice() {
+        [] | [(false, _)] | [(false, _), (false, _)] => Ok(None),
+        [(true, false)] => Ok(Some("royal-loss last".into())),
+        [(true, true)] => Ok(Some("royal-loss duple".into())),
+        _ => Err(ImportError::ExpendableRoyals),
+    }
+}
+
+/// Fairy-Max's pawn mode C24 (almost-wildebeest): a triple step from the first rank, and a
+/// double step from the third.
+fn is_c24(r: Ray) -> bool {
+    r.low() & 0xF == 4 && (r.low() >> 4) & 0xF == 2 && (r.low() >> 10) & 3 == 3
 }
 
 /// The start FEN: back ranks from the setup lines, a full pawn rank each, castling rights when the
@@ -509,16 +605,32 @@ fn start_fen(board: &Board, setup: &Setup, cast: &Cast) -> String {
             fen_rank(row)
         })
         .collect();
-    let royal = cast.royal();
-    let castles = royal.betza.contains('O');
-    let royal_initial = royal.rays.iter().any(|r| r.low() & 0xF == 4);
-    let rights = if castles {
-        "KQkq"
-    } else if royal_initial {
-        "Kk"
-    } else {
-        "-"
+    // Each side's rights from its own royal pieces: castling, or another initial move.
+    let rights_of = |line: &[usize], white: bool| -> &str {
+        let royals = || {
+            line.iter()
+                .filter(|&&t| t > 0)
+                .map(move |&t| cast.piece(t, white))
+                .filter(|p| p.royal)
+        };
+        match (
+            royals().any(|r| r.betza.contains('O')),
+            royals().any(|r| r.rays.iter().any(|r| r.low() & 0xF == 4)),
+            white,
+        ) {
+            (true, _, true) => "KQ",
+            (true, _, false) => "kq",
+            (false, true, true) => "K",
+            (false, true, false) => "k",
+            _ => "",
+        }
     };
+    let rights = format!(
+        "{}{}",
+        rights_of(&setup.white, true),
+        rights_of(&setup.black, false)
+    );
+    let rights = if rights.is_empty() { "-" } else { &rights };
     format!("{} w {rights} - 0 1", rows.join("/"))
 }
 
@@ -553,7 +665,7 @@ fn promotion_line(
     uses: &Uses,
     cast: &Cast,
 ) -> Result<String, ImportError> {
-    let pawn = cast.pawn();
+    let pawn = cast.pawns();
     let zone = board.zone + 1;
     if uses.by_file {
         let white = &setup.white;
@@ -577,7 +689,7 @@ fn promotion_line(
     for &(t, white) in &uses.optional {
         if let Some(&i) = cast.piece_of.get(&(t, white)) {
             let c = cast.pieces[i].letter;
-            if !letters.contains(&c) && !cast.pieces[i].royal && c != pawn {
+            if !letters.contains(&c) && !cast.pieces[i].royal && !pawn.contains(c) {
                 letters.push(c);
             }
         }
@@ -600,6 +712,7 @@ fn variant_text(
     start: &str,
     promotion: &str,
     stalemate_loses: bool,
+    rules: &[String],
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -616,6 +729,10 @@ fn variant_text(
         let _ = writeln!(out, "description {d}");
     }
     let _ = writeln!(out, "board {}x{}", board.files, board.ranks);
+    if cast.pieces.iter().any(|p| p.third_rank.is_some()) {
+        let last = (b'a' + board.files as u8 - 1) as char;
+        let _ = writeln!(out, "region third a3-{last}3");
+    }
     out += &piece_lines(cast);
     let _ = writeln!(out, "start {start}");
     let _ = writeln!(out, "{promotion}");
@@ -630,16 +747,19 @@ fn variant_text(
         }
     );
     out += "bare-king off\nrepetition 3\nmove-count 100\n";
+    for r in rules {
+        let _ = writeln!(out, "{r}");
+    }
     out
 }
 
 /// `piece` lines, with names from the Betza where it is a familiar piece, each name once.
 fn piece_lines(cast: &Cast) -> String {
-    let pawn = cast.pawn();
+    let pawns = cast.pawns();
     let mut out = String::new();
     let mut names: BTreeSet<String> = BTreeSet::new();
     for p in &cast.pieces {
-        let mut pname = if p.letter == pawn {
+        let mut pname = if pawns.contains(p.letter) {
             Some("pawn".to_string())
         } else {
             piece_name(&p.betza, p.royal)
@@ -654,6 +774,9 @@ fn piece_lines(cast: &Cast) -> String {
             out += " royal";
         } else {
             let _ = write!(out, " value {}", p.value);
+        }
+        if let Some(b) = &p.third_rank {
+            let _ = write!(out, " in third {b}");
         }
         out.push('\n');
     }
@@ -858,6 +981,11 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
             4 => match tog {
                 2 if pawn && count == 0 => add("i", "mn".into(), (2 * u.0, 2 * u.1), String::new()),
                 2 if pawn && count == 1 => add("i", "mn".into(), (3 * u.0, 3 * u.1), String::new()),
+                // C24: the triple step (the third-rank double step is the piece's `in third`).
+                2 if pawn && count == 3 => add("i", "mn".into(), (3 * u.0, 3 * u.1), String::new()),
+                // 64: a double step that cannot be taken en passant (spartan's Persian pawns); no
+                // capture of this pawn has `e` then.
+                6 if pawn && count == 0 => add("i", "mn".into(), (2 * u.0, 2 * u.1), String::new()),
                 2 | 3 if !pawn && count == 0 => castles.push((u, v)),
                 0xE | 0xF if count == 0 => {
                     let total = (u.0 + v.0, u.1 + v.1);

@@ -527,7 +527,8 @@ impl Position {
     }
 
     /// Is `side` in check: is a royal piece of it attacked that the rules protect? With
-    /// `royal-loss last` only a side's last royal piece is.
+    /// `royal-loss last` only a side's last royal piece is; with `duple` two attacked at once are
+    /// check while it has several.
     pub fn checked(&self, side: Side) -> bool {
         let t = &self.game().tables;
         if t.classic {
@@ -541,9 +542,14 @@ impl Position {
         if n == 0 || (t.royal_loss == RoyalLoss::Last && n > 1) {
             return false;
         }
-        self.pieces(side).iter().any(|&c| {
+        let mut attacked = self.pieces(side).iter().filter(|&&c| {
             t.pieces[self.board[c as usize].kind().index()].royal && self.attacked(c, !side)
-        })
+        });
+        // `duple`: while a side has several royals, it is in check only with two of them attacked.
+        if t.royal_loss == RoyalLoss::Duple && n > 1 {
+            return attacked.nth(1).is_some();
+        }
+        attacked.next().is_some()
     }
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)

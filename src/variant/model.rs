@@ -285,6 +285,9 @@ pub enum RoyalLoss {
     Any,
     /// Only a side's last royal piece is protected by the check rule; it loses with that one.
     Last,
+    /// As `Last`, but no move may leave two or more of a side's royal pieces attacked at once
+    /// (Fairy-Max's "duple check" rule for royal types above 7: spartan's two kings).
+    Duple,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

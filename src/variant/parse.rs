@@ -85,7 +85,7 @@ fn usage(key: &str) -> &'static str {
         "repetition" => "`repetition N|off`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
-        "royal-loss" => "`royal-loss any|last`",
+        "royal-loss" => "`royal-loss any|last|duple`",
         "extinction" => "`extinction LETTERS|all [at-most N]`",
         "goal" => {
             "`goal LETTERS SQUARES... [reply] [mirrored]`, squares as `d4` or rectangles `a8-h8`"
@@ -355,7 +355,11 @@ impl FileParser {
             "dice" => s.dice = Some(dice(key_tok, args)?),
             "royal-loss" => {
                 count(key, key_tok, args, 1, 1)?;
-                let options = [("any", RoyalLoss::Any), ("last", RoyalLoss::Last)];
+                let options = [
+                    ("any", RoyalLoss::Any),
+                    ("last", RoyalLoss::Last),
+                    ("duple", RoyalLoss::Duple),
+                ];
                 s.royal_loss = Some(keyword(&args[0], "royal-loss rule", &options)?);
             }
             "extinction" => {
