@@ -142,7 +142,7 @@ fn locust_moves_read_back_and_unmake_exactly() {
     for (g, start) in [(game(), lions), (game_of_kinds(), kinds)] {
         for seed in 1..=6u64 {
             let mut pos = Position::from_fen(&g, start).unwrap();
-            let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             for _ in 0..120 {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
