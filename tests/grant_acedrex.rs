@@ -8,8 +8,7 @@ mod common;
 use acedrex::movegen::perft::perft;
 use acedrex::position::Position;
 use acedrex::rules::Winner;
-use common::{Rng, fairymax_moves, flip_fen, game, random_walk};
-use std::collections::BTreeSet;
+use common::{Rng, fairymax_moves, flip_fen, game, random_walk, recorded_set_differences};
 
 #[test]
 fn start_position_has_59_moves() {
@@ -23,29 +22,8 @@ fn start_position_has_59_moves() {
 fn legal_move_sets_equal_fairy_max() {
     let g = game("grant-acedrex");
     let data = include_str!("perft/grant-acedrex-fairymax.txt");
-    let mut failures = Vec::new();
-    let mut cases = 0;
-    for line in data.lines().filter(|l| l.starts_with("moves ")) {
-        let (moves, legal) = line["moves ".len()..]
-            .split_once(" ; legal ")
-            .expect("format");
-        let mut pos = Position::start(&g);
-        for m in moves.split_whitespace().filter(|&m| m != "-") {
-            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{moves}: {e}"));
-            pos.make(mv);
-        }
-        let want: BTreeSet<&str> = legal.split_whitespace().filter(|&m| m != "-").collect();
-        let ours: BTreeSet<String> = fairymax_moves(&mut pos).into_iter().collect();
-        let ours: BTreeSet<&str> = ours.iter().map(String::as_str).collect();
-        cases += 1;
-        if ours != want {
-            let missing: Vec<_> = want.difference(&ours).collect();
-            let extra: Vec<_> = ours.difference(&want).collect();
-            failures.push(format!(
-                "after `{moves}`: missing {missing:?}, extra {extra:?}"
-            ));
-        }
-    }
+    let (cases, failures) =
+        recorded_set_differences(&g, data, |pos| fairymax_moves(pos).into_iter().collect());
     assert!(cases > 300, "only {cases} cases read");
     assert!(
         failures.is_empty(),

@@ -8,8 +8,7 @@
 mod common;
 
 use acedrex::position::Position;
-use common::{game, legal_texts, need_peer_script, peer_script};
-use std::collections::BTreeSet;
+use common::{game, legal_texts, need_peer_script, peer_script, recorded_set_differences};
 
 const HACHU: &str = "/usr/games/hachu";
 
@@ -28,34 +27,13 @@ fn lion_leap(pos: &Position, m: acedrex::position::Move) -> bool {
 /// Compares `moves ... ; legal ...` lines with acedrex's legal sets; returns the lines read.
 fn compare(variant: &str, data: &str) -> usize {
     let g = game(variant);
-    let mut failures = Vec::new();
-    let mut cases = 0;
-    for line in data.lines().filter(|l| l.starts_with("moves ")) {
-        let (moves, legal) = line["moves ".len()..]
-            .split_once(" ; legal ")
-            .expect("format: moves ... ; legal ...");
-        let mut pos = Position::start(&g);
-        for m in moves.split_whitespace().filter(|&m| m != "-") {
-            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{moves}: {e}"));
-            pos.make(mv);
-        }
-        let want: BTreeSet<&str> = legal.split_whitespace().filter(|&m| m != "-").collect();
-        let ours: BTreeSet<String> = pos
-            .legal_moves()
+    let (cases, failures) = recorded_set_differences(&g, data, |pos| {
+        pos.legal_moves()
             .into_iter()
-            .filter(|&m| !lion_leap(&pos, m))
+            .filter(|&m| !lion_leap(pos, m))
             .map(|m| pos.move_text(m))
-            .collect();
-        let ours: BTreeSet<&str> = ours.iter().map(String::as_str).collect();
-        cases += 1;
-        if ours != want {
-            let missing: Vec<_> = want.difference(&ours).collect();
-            let extra: Vec<_> = ours.difference(&want).collect();
-            failures.push(format!(
-                "after `{moves}`: missing {missing:?}, extra {extra:?}"
-            ));
-        }
-    }
+            .collect()
+    });
     assert!(
         failures.is_empty(),
         "{variant}: {} of {cases} differ:\n{}",

@@ -404,20 +404,10 @@ impl Position {
         self.touch(from);
         self.touch(to);
         if !captured.is_empty() {
-            self.touch(captured_at);
-            let origin = self.origin[captured_at as usize];
-            self.remove(captured_at);
-            if self.game.tables.hand.captures_to_hand {
-                let k = self.hand_kind(captured, origin);
-                self.add_to_hand(self.side, k);
-            }
-            // Taking the royal piece ends the game (see `royal_lost`).
-            if captured_at == self.royal[captured.side().index()] {
-                self.royal[captured.side().index()] = 0;
-            }
+            self.take(captured_at);
         }
         if let Some(at) = m.locust_at() {
-            self.take_on_the_way(at);
+            self.take(at);
         }
         if m.kind() == MoveKind::Castle {
             // The partner lands beside the king on the side it came from (in Chess960 the king
@@ -453,10 +443,11 @@ impl Position {
         self.finish_move();
     }
 
-    /// A locust move takes the piece on `at` on its way (`make`'s part for it).
-    fn take_on_the_way(&mut self, at: u16) {
+    /// The mover takes the piece on `at` (on its destination, the e.p. square, or a locust move's
+    /// square on its way): into the hand where captures go there.
+    fn take(&mut self, at: u16) {
         let victim = self.board[at as usize];
-        debug_assert!(victim.is_piece(), "a locust move over an empty square");
+        debug_assert!(victim.is_piece(), "a capture of an empty square");
         self.touch(at);
         let origin = self.origin[at as usize];
         self.remove(at);
@@ -464,8 +455,19 @@ impl Position {
             let k = self.hand_kind(victim, origin);
             self.add_to_hand(self.side, k);
         }
+        // Taking the royal piece ends the game (see `royal_lost`).
         if at == self.royal[victim.side().index()] {
             self.royal[victim.side().index()] = 0;
+        }
+    }
+
+    /// Undoes [`Position::take`]: `victim` back on `at` with its `origin`, out of the hand.
+    fn untake(&mut self, at: u16, victim: Piece, origin: u8) {
+        self.put(at, victim);
+        self.origin[at as usize] = origin;
+        if self.game.tables.hand.captures_to_hand {
+            let k = self.hand_kind(victim, origin);
+            self.hand[self.side.index()][k.index()] -= 1;
         }
     }
 
@@ -572,20 +574,10 @@ impl Position {
         }
         self.origin[m.from as usize] = u.moved_origin;
         if let Some(at) = m.locust_at() {
-            self.put(at, u.locust);
-            self.origin[at as usize] = u.locust_origin;
-            if self.game.tables.hand.captures_to_hand {
-                let k = self.hand_kind(u.locust, u.locust_origin);
-                self.hand[self.side.index()][k.index()] -= 1;
-            }
+            self.untake(at, u.locust, u.locust_origin);
         }
         if !m.captured().is_empty() {
-            self.put(m.captured_at(), m.captured());
-            self.origin[m.captured_at() as usize] = u.captured_origin;
-            if self.game.tables.hand.captures_to_hand {
-                let k = self.hand_kind(m.captured(), u.captured_origin);
-                self.hand[self.side.index()][k.index()] -= 1;
-            }
+            self.untake(m.captured_at(), m.captured(), u.captured_origin);
         }
         self.royal = u.royal;
         self.checks = u.checks;

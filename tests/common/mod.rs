@@ -214,3 +214,40 @@ pub fn peer_script(name: &str) -> std::path::PathBuf {
         .join("tests/peers")
         .join(name)
 }
+
+/// Replays each `moves M... ; legal L...` line of a recorded file (`-` for none) from the start and
+/// compares the recorded legal set with `ours` of the position reached. Returns the number of
+/// lines read and one message per position that differs.
+pub fn recorded_set_differences(
+    g: &Arc<Game>,
+    data: &str,
+    mut ours: impl FnMut(&mut Position) -> std::collections::BTreeSet<String>,
+) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for line in data.lines().filter(|l| l.starts_with("moves ")) {
+        let (moves, legal) = line["moves ".len()..]
+            .split_once(" ; legal ")
+            .expect("format: moves ... ; legal ...");
+        let mut pos = Position::start(g);
+        for m in moves.split_whitespace().filter(|&m| m != "-") {
+            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{moves}: {e}"));
+            pos.make(mv);
+        }
+        let want: std::collections::BTreeSet<String> = legal
+            .split_whitespace()
+            .filter(|&m| m != "-")
+            .map(String::from)
+            .collect();
+        let have = ours(&mut pos);
+        cases += 1;
+        if have != want {
+            let missing: Vec<_> = want.difference(&have).collect();
+            let extra: Vec<_> = have.difference(&want).collect();
+            failures.push(format!(
+                "after `{moves}`: missing {missing:?}, extra {extra:?}"
+            ));
+        }
+    }
+    (cases, failures)
+}
