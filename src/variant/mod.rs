@@ -24,3 +24,8 @@ pub use parse::{KEYS, parse_spec};
 pub use shuffle::{Shuffle, ShuffleError};
 pub use spec::*;
 pub use validate::{MAX_BOARD, validate};
+
+/// The comment block every shipped variant file opens with: the format's keys in brief, one source
+/// for all of them (`tests/variant_files.rs` checks the files against it and rewrites them with
+/// `ACEDREX_BLESS=1`).
+pub const FORMAT_HEADER: &str = include_str!("format-header.txt");
