@@ -1,5 +1,5 @@
 //! Runs N generated protocol sessions natively (no libFuzzer), each from pseudo-random bytes, and
-//! lists the distinct failures: `cargo run --release --example sessions -- N [xboard|uci] [SEED]`.
+//! lists the distinct failures: `cargo run --release --example sessions -- N [xboard|uci|usi] [SEED]`.
 //! `SKIP=memory,cores` leaves out generated lines starting with those words (to get past a known
 //! crash). An allocation failure aborts the process rather than being listed.
 
@@ -7,10 +7,10 @@ use acedrex::protocol::Protocol;
 use std::collections::BTreeMap;
 fn main() {
     let n: usize = std::env::args().nth(1).unwrap().parse().unwrap();
-    let p = if std::env::args().nth(2).as_deref() == Some("uci") {
-        Protocol::Uci
-    } else {
-        Protocol::Xboard
+    let p = match std::env::args().nth(2).as_deref() {
+        Some("uci") => Protocol::Uci,
+        Some("usi") => Protocol::Usi,
+        _ => Protocol::Xboard,
     };
     let mut x: u64 = std::env::args()
         .nth(3)

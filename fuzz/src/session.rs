@@ -104,6 +104,12 @@ impl Square {
         let file = (b'a' + self.0 % 18) as char;
         format!("{file}{}", self.1 % 18)
     }
+
+    /// As USI names squares: a file counted from the right, then a rank letter from the far edge.
+    fn usi_text(self) -> String {
+        let rank = (b'a' + self.1 % 18) as char;
+        format!("{}{rank}", self.0 % 18)
+    }
 }
 
 /// A piece letter, most of them ones the variants use.
@@ -182,10 +188,14 @@ impl Shadow {
         }
     }
 
-    fn legal(&mut self, i: u16) -> Option<String> {
+    fn legal(&mut self, i: u16, usi: bool) -> Option<String> {
         let moves = self.pos.legal_moves();
         let m = *moves.get(usize::from(i) % moves.len().max(1))?;
-        let text = self.pos.move_text(m);
+        let text = if usi {
+            acedrex::protocol::usi::move_text(&self.pos, m)
+        } else {
+            self.pos.move_text(m)
+        };
         self.pos.make(m);
         Some(text)
     }
@@ -196,11 +206,19 @@ impl Shadow {
         }
     }
 
-    fn fen(&self, kind: &FenKind) -> String {
-        let fen = self.pos.fen();
+    /// A FEN, or for USI an SFEN, of the kind asked for.
+    fn fen(&self, kind: &FenKind, usi: bool) -> String {
+        let text = |pos: &Position| {
+            if usi {
+                acedrex::protocol::usi::sfen(pos)
+            } else {
+                pos.fen()
+            }
+        };
+        let fen = text(&self.pos);
         match kind {
             FenKind::Shadow => fen,
-            FenKind::Start(g) => Position::start(crate::game(*g)).fen(),
+            FenKind::Start(g) => text(&Position::start(crate::game(*g))),
             FenKind::Mutated(at, c) => {
                 let mut chars: Vec<char> = fen.chars().collect();
                 let i = usize::from(*at) % chars.len().max(1);
@@ -266,9 +284,20 @@ fn variant_path(i: u8) -> String {
 /// Builds the lines of one session.
 pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<String> {
     use acedrex::protocol::Protocol;
-    let uci = protocol == Protocol::Uci;
-    let mut shadow = Shadow::new(crate::game(4));
-    let mut out: Vec<String> = if uci {
+    // USI is UCI's session with shogi's text: `uci` below means either.
+    let usi = protocol == Protocol::Usi;
+    let uci = protocol != Protocol::Xboard;
+    let first_game = || {
+        if usi {
+            variant_game("shogi").expect("shogi is built in")
+        } else {
+            crate::game(4)
+        }
+    };
+    let mut shadow = Shadow::new(first_game());
+    let mut out: Vec<String> = if usi {
+        vec!["usi".into()]
+    } else if uci {
         vec!["uci".into()]
     } else {
         vec![
@@ -283,7 +312,28 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
     for step in steps {
         match step {
             Step::Word(w) => {
-                let words: &[&str] = if uci {
+                let words: &[&str] = if usi {
+                    &[
+                        "usi",
+                        "isready",
+                        "usinewgame",
+                        "stop",
+                        "ponderhit",
+                        "go",
+                        "go infinite",
+                        "go ponder",
+                        "go perft 1",
+                        "go perft 2",
+                        "go byoyomi",
+                        "position startpos",
+                        "position sfen",
+                        "gameover win",
+                        "gameover",
+                        "uci",
+                        "position",
+                        "go mate",
+                    ]
+                } else if uci {
                     &[
                         "uci",
                         "isready",
@@ -347,8 +397,8 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
                     ]
                 };
                 let word = words[usize::from(*w) % words.len()];
-                if word == "new" || word == "ucinewgame" {
-                    shadow = Shadow::new(crate::game(4));
+                if ["new", "ucinewgame", "usinewgame"].contains(&word) {
+                    shadow = Shadow::new(first_game());
                     uci_moves.clear();
                 }
                 push_go(&mut out, word, uci);
@@ -366,7 +416,7 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
                 }
             }
             Step::Legal(i) => {
-                if let Some(m) = shadow.legal(*i) {
+                if let Some(m) = shadow.legal(*i, usi) {
                     if uci {
                         uci_moves.push(m);
                         out.push(moves_line(&uci_moves));
@@ -378,12 +428,20 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
                 }
             }
             Step::Squares(a, b, p) => {
-                let mut m = a.text() + &b.text();
+                let mut m = if usi {
+                    a.usi_text() + &b.usi_text()
+                } else {
+                    a.text() + &b.text()
+                };
                 if let Some(p) = p {
-                    if p % 2 == 0 {
-                        m.push('=');
+                    if usi && p % 3 == 0 {
+                        m.push('+');
+                    } else {
+                        if p % 2 == 0 {
+                            m.push('=');
+                        }
+                        m.push(letter(*p));
                     }
-                    m.push(letter(*p));
                 }
                 if uci {
                     out.push(format!("position startpos moves {m}"));
@@ -392,8 +450,10 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
                 }
             }
             Step::Fen(kind) => {
-                let fen = shadow.fen(kind);
-                if uci {
+                let fen = shadow.fen(kind, usi);
+                if usi {
+                    out.push(format!("position sfen {fen}"));
+                } else if uci {
                     out.push(format!("position fen {fen}"));
                 } else {
                     out.push(format!("setboard {fen}"));
@@ -414,6 +474,7 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
                         "perft",
                         "hash",
                         "threads",
+                        "byoyomi",
                     ];
                     match keys[usize::from(*w) % keys.len()] {
                         "hash" => format!("setoption name Hash value {}", n.resource()),
@@ -461,7 +522,8 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
             }
             Step::Edit(l, sq) => {
                 if uci {
-                    out.push(format!("position fen {}{}", letter(*l), sq.text()));
+                    let kind = if usi { "sfen" } else { "fen" };
+                    out.push(format!("position {kind} {}{}", letter(*l), sq.text()));
                 } else {
                     match l % 8 {
                         0 => out.push("edit".into()),
@@ -490,7 +552,9 @@ pub fn lines(protocol: acedrex::protocol::Protocol, steps: &[Step]) -> Vec<Strin
             }
             Step::Garbage(g) => out.push(g.0.clone()),
             Step::Tail(w, g) => {
-                let words = if uci {
+                let words = if usi {
+                    ["go", "position", "setoption", "isready", "gameover", "usi"]
+                } else if uci {
                     ["go", "position", "setoption", "isready", "stop", "uci"]
                 } else {
                     ["go", "usermove", "setboard", "variant", "level", "ping"]
@@ -581,7 +645,7 @@ pub fn run_text(protocol: acedrex::protocol::Protocol, text: &str) {
     let sink = SharedBuf::default();
     let input = text.to_string();
     let answered: Box<dyn Fn(&str) -> bool + Send> = match protocol {
-        Protocol::Uci => Box::new(move |out| all_ready(&input, out)),
+        Protocol::Uci | Protocol::Usi => Box::new(move |out| all_ready(&input, out)),
         Protocol::Xboard => Box::new(ponged),
     };
     let gui = Gui {
@@ -599,7 +663,7 @@ pub fn run_text(protocol: acedrex::protocol::Protocol, text: &str) {
     let output = sink.text();
     assert!(result.is_ok(), "session failed: {result:?}\n{text}");
     let ok = match protocol {
-        Protocol::Uci => all_ready(text, &output),
+        Protocol::Uci | Protocol::Usi => all_ready(text, &output),
         Protocol::Xboard => ponged(&output),
     };
     assert!(
