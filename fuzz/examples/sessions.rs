@@ -1,5 +1,5 @@
 //! Runs N generated protocol sessions natively (no libFuzzer), each from pseudo-random bytes, and
-//! lists the distinct failures: `cargo run --release --example sessions -- N [xboard|uci|usi] [SEED]`.
+//! lists the distinct failures (exit status 1 if there is any): `cargo run --release --example sessions -- N [xboard|uci|usi] [SEED]`.
 //! `SKIP=memory,cores` leaves out generated lines starting with those words (to get past a known
 //! crash). An allocation failure aborts the process rather than being listed.
 
@@ -56,5 +56,8 @@ fn main() {
     eprintln!("{n} sessions in {:?}", t.elapsed());
     for (k, (c, m)) in &seen {
         eprintln!("=== {c}x {k}\n{}", m.chars().take(3000).collect::<String>());
+    }
+    if !seen.is_empty() {
+        std::process::exit(1);
     }
 }
