@@ -498,6 +498,7 @@ impl Session {
             Position::from_fen(&game, fen).map_err(|e| e.to_string())
         } else if let Some(sfen) = setup.strip_prefix("sfen ") {
             super::usi::sfen_to_fen(sfen)
+                .map_err(|e| e.to_string())
                 .and_then(|fen| Position::from_fen(&game, &fen).map_err(|e| e.to_string()))
         } else {
             Err(format!(

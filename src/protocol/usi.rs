@@ -57,18 +57,31 @@ pub fn to_acedrex(text: &str, files: u8, ranks: u8) -> Option<String> {
     Some(format!("{from}{to}{rest}"))
 }
 
+/// Why a text is not an SFEN.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SfenError {
+    #[error("`{0}` is not an SFEN: expected `PLACEMENT b|w HANDS [MOVE]`")]
+    Fields(String),
+    #[error("SFEN side `{0}`: expected `b` or `w`")]
+    Side(String),
+    #[error("SFEN hand count `{0}`: expected 1 to 255")]
+    HandCount(String),
+    #[error("`{0}` in the SFEN hands: expected counts and piece letters, or `-`")]
+    HandChar(char),
+    #[error("SFEN move number `{0}`: expected a number")]
+    MoveNumber(String),
+}
+
 /// An SFEN as the FEN acedrex reads: `placement b|w hands N` to `placement[hands] w|b - - 0 M`.
-pub fn sfen_to_fen(sfen: &str) -> Result<String, String> {
+pub fn sfen_to_fen(sfen: &str) -> Result<String, SfenError> {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     let [placement, side, rest @ ..] = fields.as_slice() else {
-        return Err(format!(
-            "`{sfen}` is not an SFEN: expected `PLACEMENT b|w HANDS [MOVE]`"
-        ));
+        return Err(SfenError::Fields(sfen.to_string()));
     };
     let side = match *side {
         "b" => "w",
         "w" => "b",
-        s => return Err(format!("SFEN side `{s}`: expected `b` or `w`")),
+        s => return Err(SfenError::Side(s.to_string())),
     };
     let mut hand = String::new();
     let hands = rest.first().copied().unwrap_or("-");
@@ -78,20 +91,19 @@ pub fn sfen_to_fen(sfen: &str) -> Result<String, String> {
             if c.is_ascii_digit() {
                 count.push(c);
             } else if c.is_ascii_alphabetic() {
-                let n: usize =
-                    if count.is_empty() {
-                        1
-                    } else {
-                        count.parse().ok().filter(|&n| n <= 255).ok_or_else(|| {
-                            format!("SFEN hand count `{count}`: expected 1 to 255")
-                        })?
-                    };
+                let n: usize = if count.is_empty() {
+                    1
+                } else {
+                    count
+                        .parse()
+                        .ok()
+                        .filter(|&n| n <= 255)
+                        .ok_or_else(|| SfenError::HandCount(count.clone()))?
+                };
                 hand.extend(std::iter::repeat_n(c, n));
                 count.clear();
             } else {
-                return Err(format!(
-                    "`{c}` in the SFEN hands: expected counts and piece letters, or `-`"
-                ));
+                return Err(SfenError::HandChar(c));
             }
         }
     }
@@ -99,7 +111,7 @@ pub fn sfen_to_fen(sfen: &str) -> Result<String, String> {
         None => 1,
         Some(n) => n
             .parse()
-            .map_err(|_| format!("SFEN move number `{n}`: expected a number"))?,
+            .map_err(|_| SfenError::MoveNumber(n.to_string()))?,
     };
     // USI counts plies from 1; FEN counts full moves.
     let fullmove = ply.max(1).div_ceil(2);
