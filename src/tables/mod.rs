@@ -142,6 +142,10 @@ pub struct Tables {
     /// Black's) moved by its `O` distance, the partner beside it on the inner side.
     pub castle_any: Option<[u8; 2]>,
     pub royal_initial_safe: bool,
+    /// `royal-in-check takes-checker`: a royal piece in check may only take its one checker.
+    pub royal_takes_checker: bool,
+    /// Per kind: its unmoved back-rank pieces are named by file in the rights field.
+    pub rights_by_file: Vec<bool>,
     pub flat_attacks: FlatAttacks,
     /// One royal kind, one royal piece per side in every reachable position: the royal's cell is
     /// tracked and the fast legality paths apply. Otherwise royal pieces are found by kind.
@@ -444,6 +448,12 @@ impl Tables {
             has_royal,
             self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,
+            royal_takes_checker: end.royal_takes_checker,
+            rights_by_file: v
+                .pieces
+                .iter()
+                .map(|p| v.rights_by_file.contains(&p.letter))
+                .collect(),
             classic,
             royal_loss: end.royal_loss,
             royal_kinds,
