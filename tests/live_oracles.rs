@@ -78,6 +78,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "clobber10",
     "jesonmor",
     "codrus",
+    "shatar",
 ];
 
 fn seed(default: u64) -> u64 {

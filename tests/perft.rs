@@ -399,6 +399,11 @@ fn codrus_matches_fairy_stockfish() {
     run_suite("codrus", include_str!("perft/codrus.epd"));
 }
 
+#[test]
+fn shatar_matches_fairy_stockfish() {
+    run_suite("shatar", include_str!("perft/shatar.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

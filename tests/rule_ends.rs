@@ -579,3 +579,22 @@ fn makruk_family_keys_are_checked_with_positions() {
     let errors = acedrex::variant::parse_variant("t.txt", kingless).unwrap_err();
     assert!(errors[0].to_string().contains("t.txt:6:16"), "{errors:?}");
 }
+
+#[test]
+fn shatar_a_bare_king_draws_at_once() {
+    // Fairy-Stockfish: Black bared, either side to move: no moves, the game is drawn.
+    for fen in [
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ] {
+        assert_eq!(end("shatar", fen), Some((Winner::Draw, "bare king")));
+    }
+    assert_eq!(end("shatar", "4k3/r7/8/8/8/8/8/R3K3 w - - 0 1"), None);
+    let mut pos = Position::from_fen(&game("shatar"), "4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
+    assert!(legal_texts(&mut pos).is_empty());
+    // `bare-king draw` is a keyword of the bare-king rule.
+    let text = "variant t\nboard 8x8\npiece K king K royal\nstart k7/8/8/8/8/8/8/7K w - - 0 1\nbare-king drawn\n";
+    let errors = acedrex::variant::parse_variant("t.txt", text).unwrap_err();
+    assert!(errors[0].to_string().contains("t.txt:5:11"), "{errors:?}");
+}

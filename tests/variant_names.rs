@@ -108,6 +108,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("clobber10", &["clobber10"]),
     ("jesonmor", &["jesonmor"]),
     ("codrus", &["codrus"]),
+    ("shatar", &["shatar"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

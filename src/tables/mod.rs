@@ -167,6 +167,8 @@ pub struct Tables {
     pub extinct_wins: bool,
     /// A bared side wins at once (`bare-king bared-wins`).
     pub bared_wins: bool,
+    /// A bared side, either one, draws at once (`bare-king draw`).
+    pub bare_draw: bool,
     /// A side that can capture must (`must-capture yes`).
     pub must_capture: bool,
     /// Some kind has `initial-ranks` (else initial moves go by virginity alone).
@@ -400,9 +402,11 @@ impl Tables {
         // The trading rules judge a capture by what the move leaves attacked: every move is tested.
         let full_legality = (has_royal && !classic) || !end.giving_check || lion_trade.is_some();
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
+        let bare_draw = end.bare_king == crate::variant::BareKing::Draw;
         let rule_ends = (has_royal && !classic)
             || end.pass
             || bared_wins
+            || bare_draw
             || end.extinction.is_some()
             || end.goal.is_some()
             || end.checks_to_win.is_some();
@@ -468,6 +472,7 @@ impl Tables {
                 .as_ref()
                 .is_some_and(|e| e.extinct == crate::variant::Outcome::Win),
             bared_wins,
+            bare_draw,
             must_capture: end.must_capture,
             initial_by_rank: end.initial_ranks.is_some(),
             goal_kind,

@@ -198,6 +198,8 @@ pub enum BareKing {
     BaredWins,
     /// As `Immediate`, but if the bared side bares the opponent with its very next move, a draw.
     BareBack,
+    /// A side left with only royal pieces draws at once (shatar's robado).
+    Draw,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -83,7 +83,7 @@ fn usage(key: &str) -> &'static str {
         "castling" => "`castling through-check yes|no`",
         "royal-initial-moves" => "`royal-initial-moves free|safe`",
         "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins|fewer-pieces-wins`",
-        "bare-king" => "`bare-king off|immediate|bare-back|bared-wins`",
+        "bare-king" => "`bare-king off|immediate|bare-back|bared-wins|draw`",
         "repetition" => "`repetition N|off`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
@@ -345,6 +345,7 @@ impl FileParser {
                     ("immediate", BareKing::Immediate),
                     ("bare-back", BareKing::BareBack),
                     ("bared-wins", BareKing::BaredWins),
+                    ("draw", BareKing::Draw),
                 ];
                 s.bare_king = Some(keyword(&args[0], "bare-king rule", &options)?);
             }

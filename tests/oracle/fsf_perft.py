@@ -27,7 +27,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'fischerandom', 'caparandom',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
-            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus']
+            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -102,6 +102,7 @@ LETTERS.update({
     'clobber10': 'p clobber stone (cW: moves only by taking an orthogonal neighbour)',
     'jesonmor': 'n knight',
     'codrus': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'shatar': 'p pawn, n knight, b bishop, r rook, j bers (rook + fers), k king',
 })
 JANGGI_LETTERS = ('r chariot (rook), n horse (lame knight), b elephant (janggi elephant: W then two F outward), '
                   'a guard (wazir), k general (wazir), c janggi cannon, p soldier')
@@ -204,6 +205,9 @@ NOTES = {
                 'no moves; a side without moves loses.',
     'codrus': 'giveaway (captures forced, the commoner king castles even through attacks); a side that has lost '
               'its king has won (no moves); promotion to q r b n.',
+    'shatar': 'no double step, no castling; promotion to the bers only (a7a8j). A side with only its king left '
+              '(either side, also the side to move) ends the game drawn: no moves (positions with a bare king are '
+              'not listed: acedrex counts their moves and scores the draw in its game end).',
     'janggi': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggitraditional': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggimodern': JANGGI_NOTES + '; no bikjang rule: generals facing each other change nothing.',
@@ -294,6 +298,7 @@ RULES.update({
     'makpong': ['8/8/8/4k3/8/8/4r3/4K3 w - - 0 1', '8/8/8/4k3/8/8/4r3/3RK3 w - - 0 1',
                 '8/8/8/4k3/8/5n2/4r3/4K3 w - - 0 1', '8/8/8/4k3/8/4r3/8/3RK3 w - - 0 1',
                 '8/8/8/4k3/8/8/5n2/4K3 w - - 0 1', '4k3/8/8/8/8/8/3p4/4K3 w - - 0 1'],
+    'shatar': ['4k3/P7/8/8/8/8/r7/4K3 w - - 0 1', '4k3/8/8/8/8/8/r6n/J3K3 b - - 0 1'],
     'asean': ['4k3/P7/8/8/8/8/8/4K3 w - - 0 1', '4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1'],
     'ai-wok': ['4k3/8/8/P7/8/8/8/4K3 w - - 0 1', '4k3/8/8/8/3A4/8/8/4K3 b - - 0 1'],
     'breakthrough': ['8/P7/8/8/8/8/8/7p w - - 0 1', 'P7/8/8/8/8/8/8/7p b - - 0 1', '8/8/8/8/8/8/8/p6P w - - 0 1',
