@@ -115,6 +115,13 @@ impl Position {
                 }
             }
         }
+        // `bare-king draw`: a bared side, either one, ends the game drawn (Fairy-Stockfish's shatar).
+        if t.bare_draw && (self.is_bare(stm) || self.is_bare(mover)) {
+            return Some(GameEnd {
+                winner: Winner::Draw,
+                reason: "bare king",
+            });
+        }
         // The side that just moved first, as Fairy-Stockfish does: promoting one's last pawn in
         // extinction chess loses.
         for side in [mover, stm] {
@@ -258,6 +265,8 @@ impl Position {
                 });
             }
             BareKing::BareBack => {}
+            // Decided by `rule_end`.
+            BareKing::Draw => {}
         }
         if let Some(n) = end.repetition
             && self.repetitions() + 1 >= n as usize

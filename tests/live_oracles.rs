@@ -68,6 +68,17 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "janggitraditional",
     "janggimodern",
     "janggicasual",
+    "asean",
+    "ai-wok",
+    "makpong",
+    "cambodian",
+    "karouk",
+    "breakthrough",
+    "clobber",
+    "clobber10",
+    "jesonmor",
+    "codrus",
+    "shatar",
 ];
 
 fn seed(default: u64) -> u64 {

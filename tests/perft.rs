@@ -349,6 +349,61 @@ fn janggicasual_matches_fairy_stockfish() {
     run_suite("janggicasual", include_str!("perft/janggicasual.epd"));
 }
 
+#[test]
+fn asean_matches_fairy_stockfish() {
+    run_suite("asean", include_str!("perft/asean.epd"));
+}
+
+#[test]
+fn ai_wok_matches_fairy_stockfish() {
+    run_suite("ai-wok", include_str!("perft/ai-wok.epd"));
+}
+
+#[test]
+fn makpong_matches_fairy_stockfish() {
+    run_suite("makpong", include_str!("perft/makpong.epd"));
+}
+
+#[test]
+fn cambodian_matches_fairy_stockfish() {
+    run_suite("cambodian", include_str!("perft/cambodian.epd"));
+}
+
+#[test]
+fn karouk_matches_fairy_stockfish() {
+    run_suite("karouk", include_str!("perft/karouk.epd"));
+}
+
+#[test]
+fn breakthrough_matches_fairy_stockfish() {
+    run_suite("breakthrough", include_str!("perft/breakthrough.epd"));
+}
+
+#[test]
+fn clobber_matches_fairy_stockfish() {
+    run_suite("clobber", include_str!("perft/clobber.epd"));
+}
+
+#[test]
+fn clobber10_matches_fairy_stockfish() {
+    run_suite("clobber10", include_str!("perft/clobber10.epd"));
+}
+
+#[test]
+fn jesonmor_matches_fairy_stockfish() {
+    run_suite("jesonmor", include_str!("perft/jesonmor.epd"));
+}
+
+#[test]
+fn codrus_matches_fairy_stockfish() {
+    run_suite("codrus", include_str!("perft/codrus.epd"));
+}
+
+#[test]
+fn shatar_matches_fairy_stockfish() {
+    run_suite("shatar", include_str!("perft/shatar.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

@@ -448,3 +448,153 @@ fn anti_chess_keys_are_checked_with_positions() {
     let v = acedrex::variant::parse_variant("t.txt", &ok).expect("valid");
     assert!(v.end.must_capture && v.end.extinction.is_some_and(|e| e.all));
 }
+
+#[test]
+fn breakthrough_the_first_pawn_on_the_far_rank_wins() {
+    // Fairy-Stockfish: White's pawn on a8, Black to move: no moves.
+    let fen = "P7/8/8/8/8/8/8/7p b - - 0 1";
+    assert_eq!(
+        end("breakthrough", fen),
+        Some((Winner::White, "goal reached"))
+    );
+    // Fairy-Stockfish: White to move may step onto a8; Black's pawn on h1 has already won.
+    let g = game("breakthrough");
+    let fen = "8/P7/8/8/8/8/8/7p w - - 0 1";
+    assert_eq!(
+        end("breakthrough", fen),
+        Some((Winner::Black, "goal reached"))
+    );
+    let fen = "8/P7/8/8/8/8/7p/8 w - - 0 1";
+    assert_eq!(search_fen(&g, fen).0, Score::Mate(1));
+    // A side without pieces has lost.
+    let fen = "8/8/8/8/8/8/8/P7 b - - 0 1";
+    assert_eq!(end("breakthrough", fen).map(|e| e.0), Some(Winner::White));
+}
+
+#[test]
+fn clobber_the_last_to_move_wins() {
+    // Fairy-Stockfish: no stone next to an enemy one, White to move has no move and loses.
+    let fen = "5/5/5/2P2/5/2p2 w - - 0 1";
+    assert_eq!(end("clobber", fen), Some((Winner::Black, "stalemate")));
+    // Fairy-Stockfish: mate 1 by c3c2, the last move.
+    let g = game("clobber");
+    let fen = "5/5/5/2P2/2p2/5 w - - 0 1";
+    assert_eq!(search_fen(&g, fen), (Score::Mate(1), "c3c2".to_string()));
+    // Fairy-Stockfish: the same on 10x10.
+    let fen = "10/10/10/10/10/10/10/2P7/10/2p7 w - - 0 1";
+    assert_eq!(end("clobber10", fen), Some((Winner::Black, "stalemate")));
+}
+
+#[test]
+fn jesonmor_a_knight_holding_the_centre_through_the_reply_wins() {
+    // Fairy-Stockfish: White's knight on e5 with White to move: Black could not dislodge it.
+    let fen = "n8/9/9/9/4N4/9/9/9/8N w - - 0 1";
+    assert_eq!(end("jesonmor", fen), Some((Winner::White, "goal reached")));
+    // Black to move may still take it: no end yet.
+    let fen = "n8/9/9/9/4N4/9/9/9/8N b - - 0 1";
+    assert_eq!(end("jesonmor", fen), None);
+    // Fairy-Stockfish: mate 1 by f3e5 (counted when White moves again).
+    let g = game("jesonmor");
+    let fen = "n8/9/9/9/9/9/5N3/9/8N w - - 0 1";
+    assert_eq!(search_fen(&g, fen), (Score::Mate(1), "f3e5".to_string()));
+}
+
+#[test]
+fn codrus_losing_the_king_wins() {
+    // Fairy-Stockfish: Black has no king: it has won, White has no moves.
+    let fen = "8/8/8/8/8/8/8/q3K3 w - - 0 1";
+    assert_eq!(end("codrus", fen), Some((Winner::Black, "all pieces lost")));
+    // Fairy-Stockfish: mate -1 by e1e8, the forced capture of Black's king.
+    let g = game("codrus");
+    let fen = "4k3/8/8/8/8/8/8/4R2K w - - 0 1";
+    assert_eq!(search_fen(&g, fen), (Score::Mate(-1), "e1e8".to_string()));
+}
+
+#[test]
+fn karouk_the_first_check_wins() {
+    // Fairy-Stockfish: mate 1 by a1a8, a check.
+    let g = game("karouk");
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1";
+    assert_eq!(search_fen(&g, fen), (Score::Mate(1), "a1a8".to_string()));
+    // Fairy-Stockfish: after it ("0+1"), Black has no moves.
+    let fen = "R3k3/8/8/8/8/8/8/4K3 b - - 0+1 0 1";
+    assert_eq!(end("karouk", fen), Some((Winner::White, "checks given")));
+    assert!(Position::start(&g).fen().contains(" w DEde - 1+1 0 1"));
+}
+
+#[test]
+fn makpong_a_king_in_check_may_only_take_its_checker() {
+    // Fairy-Stockfish: the king on e1 could step to d1 or f1 in makruk; in makpong it is mated.
+    let fen = "8/8/8/8/8/4k3/4r3/4K3 w - - 0 1";
+    assert_eq!(end("makruk", fen), None);
+    assert_eq!(end("makpong", fen), Some((Winner::Black, "checkmate")));
+    // Fairy-Stockfish: an unprotected checker is taken, the only king move.
+    let mut pos = Position::from_fen(&game("makpong"), "8/8/8/4k3/8/8/4r3/4K3 w - - 0 1").unwrap();
+    assert_eq!(legal_texts(&mut pos), ["e1e2"]);
+    // Two checkers: the king may not move at all (only the rook's capture is left).
+    let fen = "8/8/8/4k3/8/5n2/4r3/3RK3 w - - 0 1";
+    let mut pos = Position::from_fen(&game("makpong"), fen).unwrap();
+    assert!(legal_texts(&mut pos).iter().all(|m| !m.starts_with("e1")));
+}
+
+#[test]
+fn cambodian_rights_name_the_unmoved_king_and_met_by_file() {
+    // Fairy-Stockfish: after c3c4 e8g7 d1b2 the rights are White's met and Black's met ("Ed").
+    let g = game("cambodian");
+    let pos = common::play(
+        &g,
+        "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1",
+        "c3c4 e8g7 d1b2",
+    );
+    assert_eq!(
+        pos.fen(),
+        "rnsm1snr/6k1/pppppppp/8/2P5/PP1PPPPP/1K6/RNS1MSNR b Ed - 2 2"
+    );
+    // Read back: the king's leap is gone, the met's is there.
+    let mut pos = Position::from_fen(&g, "8/8/8/4k3/8/8/8/3KM3 w E - 0 1").unwrap();
+    let moves = legal_texts(&mut pos);
+    assert!(moves.contains(&"e1e3".to_string()) && !moves.contains(&"d1b2".to_string()));
+}
+
+#[test]
+fn makruk_family_keys_are_checked_with_positions() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece M met FifD\nstart k7/8/8/8/8/8/8/3KM3 w DE - 0 1\n";
+    let cases = [
+        (
+            "rights-by-file KX\n",
+            "t.txt:6:17",
+            "`X` in the rights-by-file pieces",
+        ),
+        (
+            "royal-in-check never\n",
+            "t.txt:6:16",
+            "unknown royal-in-check rule",
+        ),
+    ];
+    assert_positioned_errors(base, &cases);
+    let ok = format!("{base}rights-by-file KM\nroyal-in-check takes-checker\n");
+    let v = acedrex::variant::parse_variant("t.txt", &ok).expect("valid");
+    assert!(v.end.royal_takes_checker && v.rights_by_file == ['K', 'M']);
+    let kingless = "variant t\nboard 8x8\npiece P pawn fmW\nstart p7/8/8/8/8/8/8/7P w - - 0 1\nextinction all\nroyal-in-check takes-checker\n";
+    let errors = acedrex::variant::parse_variant("t.txt", kingless).unwrap_err();
+    assert!(errors[0].to_string().contains("t.txt:6:16"), "{errors:?}");
+}
+
+#[test]
+fn shatar_a_bare_king_draws_at_once() {
+    // Fairy-Stockfish: Black bared, either side to move: no moves, the game is drawn.
+    for fen in [
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ] {
+        assert_eq!(end("shatar", fen), Some((Winner::Draw, "bare king")));
+    }
+    assert_eq!(end("shatar", "4k3/r7/8/8/8/8/8/R3K3 w - - 0 1"), None);
+    let mut pos = Position::from_fen(&game("shatar"), "4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
+    assert!(legal_texts(&mut pos).is_empty());
+    // `bare-king draw` is a keyword of the bare-king rule.
+    let text = "variant t\nboard 8x8\npiece K king K royal\nstart k7/8/8/8/8/8/8/7K w - - 0 1\nbare-king drawn\n";
+    let errors = acedrex::variant::parse_variant("t.txt", text).unwrap_err();
+    assert!(errors[0].to_string().contains("t.txt:5:11"), "{errors:?}");
+}

@@ -98,6 +98,17 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("janggimodern", &["janggimodern"]),
     ("janggicasual", &["janggicasual"]),
     ("lion", &[]),
+    ("asean", &["asean"]),
+    ("ai-wok", &["ai-wok"]),
+    ("makpong", &["makpong"]),
+    ("cambodian", &["cambodian"]),
+    ("karouk", &["karouk"]),
+    ("breakthrough", &["breakthrough"]),
+    ("clobber", &["clobber"]),
+    ("clobber10", &["clobber10"]),
+    ("jesonmor", &["jesonmor"]),
+    ("codrus", &["codrus"]),
+    ("shatar", &["shatar"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

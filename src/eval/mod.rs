@@ -198,6 +198,7 @@ fn calibration() -> (f64, f64) {
             regions: Default::default(),
             piece_promotion: None,
             immobile_forbidden: false,
+            rights_by_file: Vec::new(),
             shuffle: None,
         };
         let game = Game::new(v);

@@ -447,6 +447,11 @@ impl Position {
 
     /// Is `target` attacked by a piece of `by`?
     pub fn attacked(&self, target: u16, by: Side) -> bool {
+        self.attacked_except(target, by, u16::MAX)
+    }
+
+    /// Is `target` attacked by a piece of `by` other than the one on `skip`?
+    fn attacked_except(&self, target: u16, by: Side, skip: u16) -> bool {
         let tables = &self.game().tables;
         let flat = &tables.flat_attacks;
         let base = by.index() * flat.types;
@@ -456,6 +461,9 @@ impl Position {
         }
         for i in 0..self.pcount[by.index()] as usize {
             let a = self.plist[by.index()][i];
+            if a == skip {
+                continue;
+            }
             let key = if tables.regions {
                 match self.region_attack_key(by, a, target) {
                     Some(k) => k,
@@ -629,6 +637,15 @@ impl Position {
                     return false;
                 }
             }
+        }
+        // `royal-in-check takes-checker` (makpong): a royal piece in check moves only to take the
+        // one piece that gives it.
+        if royal_moves
+            && self.game().tables.royal_takes_checker
+            && self.attacked(m.from, !side)
+            && (!m.is_capture() || self.attacked_except(m.from, !side, m.to))
+        {
+            return false;
         }
         // Facing royals attack only a royal piece standing on its square: play royal moves out.
         let fast =

@@ -238,7 +238,14 @@ impl Position {
             for c in pieces {
                 let piece = self.board[c as usize];
                 let p = &t.pieces[piece.kind().index()];
-                self.virgin[c as usize] = if c == self.royal[side.index()] {
+                self.virgin[c as usize] = if t.rights_by_file[piece.kind().index()] {
+                    // `rights-by-file`: unmoved where the rights field names its file.
+                    rank_of(c) == back_rank
+                        && setup
+                            .rights
+                            .iter()
+                            .any(|r| *r == Right::File(side, file_of(c)))
+                } else if c == self.royal[side.index()] {
                     king_side || queen_side
                 } else if t.castle_any.is_some()
                     && rank_of(c) == back_rank
@@ -313,7 +320,20 @@ impl Position {
     fn rights(&self) -> Vec<Right> {
         let t = &self.game.tables;
         let mut out = Vec::new();
+        let by_file = t.rights_by_file.iter().any(|&b| b);
         for side in Side::BOTH {
+            if by_file {
+                // Fairy-Stockfish's gating form: the unmoved pieces' files, a to h.
+                let back_rank = side.home_rank(t.ranks);
+                for f in 0..t.files {
+                    let c = cell(f, back_rank);
+                    let p = self.board[c as usize];
+                    if p.is(side) && self.virgin[c as usize] && t.rights_by_file[p.kind().index()] {
+                        out.push(Right::File(side, f));
+                    }
+                }
+                continue;
+            }
             let king = self.royal[side.index()];
             if king == 0
                 || !self.virgin[king as usize]

@@ -297,9 +297,12 @@ impl<'a> Worker<'a> {
             }
             self.pos.make(m);
         } else if royal != 0
-            && (m.kind() == MoveKind::Castle || (m.is_initial() && m.from == royal))
+            && (m.kind() == MoveKind::Castle
+                || (m.is_initial() && m.from == royal)
+                || (in_check && m.from == royal && self.pos.game().tables.royal_takes_checker))
         {
-            // Castling and safe royal initial moves have extra conditions: the generator's check.
+            // Castling, safe royal initial moves and a royal's moves under `royal-in-check
+            // takes-checker` have extra conditions: the generator's check.
             if !self.pos.is_legal(m) {
                 return false;
             }

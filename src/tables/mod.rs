@@ -142,6 +142,10 @@ pub struct Tables {
     /// Black's) moved by its `O` distance, the partner beside it on the inner side.
     pub castle_any: Option<[u8; 2]>,
     pub royal_initial_safe: bool,
+    /// `royal-in-check takes-checker`: a royal piece in check may only take its one checker.
+    pub royal_takes_checker: bool,
+    /// Per kind: its unmoved back-rank pieces are named by file in the rights field.
+    pub rights_by_file: Vec<bool>,
     pub flat_attacks: FlatAttacks,
     /// One royal kind, one royal piece per side in every reachable position: the royal's cell is
     /// tracked and the fast legality paths apply. Otherwise royal pieces are found by kind.
@@ -163,6 +167,8 @@ pub struct Tables {
     pub extinct_wins: bool,
     /// A bared side wins at once (`bare-king bared-wins`).
     pub bared_wins: bool,
+    /// A bared side, either one, draws at once (`bare-king draw`).
+    pub bare_draw: bool,
     /// A side that can capture must (`must-capture yes`).
     pub must_capture: bool,
     /// Some kind has `initial-ranks` (else initial moves go by virginity alone).
@@ -396,9 +402,11 @@ impl Tables {
         // The trading rules judge a capture by what the move leaves attacked: every move is tested.
         let full_legality = (has_royal && !classic) || !end.giving_check || lion_trade.is_some();
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
+        let bare_draw = end.bare_king == crate::variant::BareKing::Draw;
         let rule_ends = (has_royal && !classic)
             || end.pass
             || bared_wins
+            || bare_draw
             || end.extinction.is_some()
             || end.goal.is_some()
             || end.checks_to_win.is_some();
@@ -444,6 +452,12 @@ impl Tables {
             has_royal,
             self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,
+            royal_takes_checker: end.royal_takes_checker,
+            rights_by_file: v
+                .pieces
+                .iter()
+                .map(|p| v.rights_by_file.contains(&p.letter))
+                .collect(),
             classic,
             royal_loss: end.royal_loss,
             royal_kinds,
@@ -458,6 +472,7 @@ impl Tables {
                 .as_ref()
                 .is_some_and(|e| e.extinct == crate::variant::Outcome::Win),
             bared_wins,
+            bare_draw,
             must_capture: end.must_capture,
             initial_by_rank: end.initial_ranks.is_some(),
             goal_kind,

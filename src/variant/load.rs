@@ -271,6 +271,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         drop_one_per_file: child.drop_one_per_file.or(parent.drop_one_per_file),
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         lion_trade: child.lion_trade.or(parent.lion_trade),
+        rights_by_file: child.rights_by_file.or(parent.rights_by_file),
+        royal_takes_checker: child.royal_takes_checker.or(parent.royal_takes_checker),
         castling_any: child.castling_any.or(parent.castling_any),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         pass: child.pass.or(parent.pass),

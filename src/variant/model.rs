@@ -40,6 +40,9 @@ pub struct Variant {
     /// No move or drop may leave a piece where it could never move again (shogi's pawn, lance
     /// and knight on the last ranks): such a move must promote instead.
     pub immobile_forbidden: bool,
+    /// `rights-by-file`: the kinds whose unmoved pieces on the back rank the rights field names by
+    /// file letter (Fairy-Stockfish's `DEde`), read and written so.
+    pub rights_by_file: Vec<char>,
 }
 
 /// `piece-promotion`: a piece with a promoted form may promote on a move that starts or ends in
@@ -195,6 +198,8 @@ pub enum BareKing {
     BaredWins,
     /// As `Immediate`, but if the bared side bares the opponent with its very next move, a draw.
     BareBack,
+    /// A side left with only royal pieces draws at once (shatar's robado).
+    Draw,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,6 +240,8 @@ pub struct EndRules {
     pub counting: Option<Counting>,
     /// Chu Shogi's Lion-trading rules (`lion-trade`).
     pub lion_trade: Option<LionTrade>,
+    /// A royal piece in check may move only to take the one piece giving check (makpong).
+    pub royal_takes_checker: bool,
 }
 
 /// `lion-trade`: a piece of `kinds` may not take one of `kinds` standing on its destination from a
@@ -275,6 +282,7 @@ impl Default for EndRules {
             bikjang: false,
             counting: None,
             lion_trade: None,
+            royal_takes_checker: false,
         }
     }
 }

@@ -57,6 +57,8 @@ pub const KEYS: &[&str] = &[
     "pass",
     "bikjang",
     "counting",
+    "rights-by-file",
+    "royal-in-check",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -81,7 +83,7 @@ fn usage(key: &str) -> &'static str {
         "castling" => "`castling through-check yes|no`",
         "royal-initial-moves" => "`royal-initial-moves free|safe`",
         "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins|fewer-pieces-wins`",
-        "bare-king" => "`bare-king off|immediate|bare-back|bared-wins`",
+        "bare-king" => "`bare-king off|immediate|bare-back|bared-wins|draw`",
         "repetition" => "`repetition N|off`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
@@ -117,6 +119,8 @@ fn usage(key: &str) -> &'static str {
         "pass" => "`pass yes|no`",
         "bikjang" => "`bikjang yes|no`",
         "counting" => "`counting LETTER=N... [bonus N]|off`, e.g. `counting R=13 C=7 bonus 1`",
+        "rights-by-file" => "`rights-by-file LETTERS`, e.g. `rights-by-file KM`",
+        "royal-in-check" => "`royal-in-check moves|takes-checker`",
         _ => "a known key",
     }
 }
@@ -341,6 +345,7 @@ impl FileParser {
                     ("immediate", BareKing::Immediate),
                     ("bare-back", BareKing::BareBack),
                     ("bared-wins", BareKing::BaredWins),
+                    ("draw", BareKing::Draw),
                 ];
                 s.bare_king = Some(keyword(&args[0], "bare-king rule", &options)?);
             }
@@ -530,6 +535,15 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("allowed", false), ("forbidden", true)];
                 s.immobile_forbidden = Some(keyword(&args[0], "immobile rule", &options)?);
+            }
+            "rights-by-file" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.rights_by_file = Some(args[0].spanned());
+            }
+            "royal-in-check" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("moves", false), ("takes-checker", true)];
+                s.royal_takes_checker = Some(keyword(&args[0], "royal-in-check rule", &options)?);
             }
             "drop-one-per-file" => {
                 count(key, key_tok, args, 1, 1)?;

@@ -58,6 +58,10 @@ pub struct VariantSpec {
     pub drop_no_mate: Option<Spanned<String>>,
     /// `lion-trade LETTERS [over LETTERS]`.
     pub lion_trade: Option<LionTradeSpec>,
+    /// `rights-by-file LETTERS`.
+    pub rights_by_file: Option<Spanned<String>>,
+    /// `royal-in-check moves|takes-checker`: `Some(true)` is `takes-checker`.
+    pub royal_takes_checker: Option<Spanned<bool>>,
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
     pub start_shuffle: Option<ShuffleSpec>,
@@ -113,6 +117,8 @@ impl VariantSpec {
             drop_one_per_file: None,
             drop_no_mate: None,
             lion_trade: None,
+            rights_by_file: None,
+            royal_takes_checker: None,
             castling_any: None,
             start_shuffle: None,
             pass: None,

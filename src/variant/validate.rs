@@ -98,6 +98,19 @@ impl Checker<'_> {
         let shuffle = self.shuffle(&declared, start.as_ref());
         let counting = self.pass_rules(&royals, &declared);
         let lion_trade = self.lion_trade(&declared);
+        let rights_by_file = match &spec.rights_by_file {
+            Some(l) => self.letters(l, &declared, "rights-by-file pieces"),
+            None => Some(Vec::new()),
+        };
+        if let Some(r) = &spec.royal_takes_checker
+            && r.value
+            && royals.is_empty()
+        {
+            self.err(
+                &r.span,
+                "`royal-in-check takes-checker` without a royal piece: expected a piece type flagged `royal`",
+            );
+        }
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -148,6 +161,7 @@ impl Checker<'_> {
                 bikjang: spec.bikjang.as_ref().is_some_and(|b| b.value),
                 counting: counting?,
                 lion_trade: lion_trade?,
+                royal_takes_checker: spec.royal_takes_checker.as_ref().is_some_and(|r| r.value),
             },
             dice: dice?,
             hand: hand?,
@@ -155,6 +169,7 @@ impl Checker<'_> {
             regions: regions?,
             piece_promotion: piece_promotion?,
             immobile_forbidden: spec.immobile_forbidden.as_ref().is_some_and(|i| i.value),
+            rights_by_file: rights_by_file?,
         })
     }
 

@@ -25,7 +25,9 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'antichess', 'giveaway', 'suicide', 'losers', 'horde',
             'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu',
             'fischerandom', 'caparandom',
-            'janggi', 'janggitraditional', 'janggimodern', 'janggicasual']
+            'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
+            'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
+            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -88,6 +90,20 @@ LETTERS = {
     'fischerandom': CHESS_LETTERS,
     'caparandom': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
 }
+MAKRUK_LETTERS = 'p pawn, n knight, s khon (silver general: fF + fW), m met (fers), r rook, k king'
+LETTERS.update({
+    'asean': 'p pawn, n knight, b khon (silver general: fF + fW), q met (fers), r rook, k king',
+    'ai-wok': 'p pawn, n knight, s khon (silver general: fF + fW), a ai-wok (rook + knight + fers), r rook, k king',
+    'makpong': MAKRUK_LETTERS,
+    'cambodian': MAKRUK_LETTERS,
+    'karouk': MAKRUK_LETTERS,
+    'breakthrough': 'p breakthrough pawn (fmWfF: steps straight or diagonally forward, takes diagonally forward)',
+    'clobber': 'p clobber stone (cW: moves only by taking an orthogonal neighbour)',
+    'clobber10': 'p clobber stone (cW: moves only by taking an orthogonal neighbour)',
+    'jesonmor': 'n knight',
+    'codrus': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
+    'shatar': 'p pawn, n knight, b bishop, r rook, j bers (rook + fers), k king',
+})
 JANGGI_LETTERS = ('r chariot (rook), n horse (lame knight), b elephant (janggi elephant: W then two F outward), '
                   'a guard (wazir), k general (wazir), c janggi cannon, p soldier')
 JANGGI_NOTES = ('ranks 1..10; general and guards confined to the palace d1-f3 / d8-f10; general, guards, chariot, '
@@ -174,6 +190,24 @@ NOTES = {
                     'in Shredder-FEN (HAha); the start position is the orthodox one.',
     'caparandom': 'capablanca with Chess960 castling (king to i or c, rook to h or d), written as the king '
                   'taking its rook; rights in Shredder-FEN (JAja).',
+    'asean': 'makruk\'s moves with chess letters; pawns promote on the last rank to r n b q (khon b, met q); '
+             'no double step, no castling.',
+    'ai-wok': 'as makruk, the ai-wok in the met\'s place; pawns promote on rank 6 to the ai-wok only (a5a6a).',
+    'makpong': 'as makruk, but a king in check may only take the one piece giving check (no other king move).',
+    'cambodian': 'as makruk; an unmoved king may leap d1b2 / d1f2 (not taking, not out of check), an unmoved met '
+                 'e1e3 (over a piece, taking); the rights field names the unmoved king and met files ("DEde").',
+    'karouk': 'as cambodian; the first check wins (checks field "1+1"): the side in check has no moves.',
+    'breakthrough': 'no king; a pawn on the far rank has won: the side to move then has no moves; a side without '
+                    'moves loses.',
+    'clobber': 'no king; every move takes; a side without moves loses.',
+    'clobber10': 'clobber on 10x10.',
+    'jesonmor': 'no king; a knight of the side to move standing on e5 (after the opponent\'s reply) has won: '
+                'no moves; a side without moves loses.',
+    'codrus': 'giveaway (captures forced, the commoner king castles even through attacks); a side that has lost '
+              'its king has won (no moves); promotion to q r b n.',
+    'shatar': 'no double step, no castling; promotion to the bers only (a7a8j). A side with only its king left '
+              '(either side, also the side to move) ends the game drawn: no moves (positions with a bare king are '
+              'not listed: acedrex counts their moves and scores the draw in its game end).',
     'janggi': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggitraditional': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggimodern': JANGGI_NOTES + '; no bikjang rule: generals facing each other change nothing.',
@@ -251,6 +285,31 @@ JANGGI_RULES = ['4k4/9/9/9/9/9/P8/9/4K4/9 w - - 0 1', '3k5/9/9/9/9/9/P8/9/4K4/9 
                 '4k4/9/3c5/9/9/9/9/5C3/4C4/3K5 b - - 0 1']
 for _v in ('janggi', 'janggitraditional', 'janggimodern', 'janggicasual'):
     RULES[_v] = JANGGI_RULES
+# The makruk family: leaps out of check, onto a piece, over attacked squares, rights lost one by one; the
+# makpong king in check (single and double check, a checker protected); promotions; the first check.
+CAMBODIAN_RULES = ['8/8/8/4k3/8/8/8/3KM3 w DE - 0 1', '8/8/8/4k3/8/4n3/8/3KM3 w DE - 0 1',
+                   '8/8/8/4k3/8/8/1s6/3KM3 w DE - 0 1', '2r5/8/8/4k3/8/8/8/3KM3 w DE - 0 1',
+                   '8/8/8/4k3/8/4r3/8/3KM3 w DE - 0 1', '8/8/8/4k3/8/8/8/3KM3 w E - 0 1',
+                   '8/8/8/4k3/8/8/8/3KM3 w D - 0 1', '3mk3/8/8/8/8/8/8/3KM3 b DEde - 0 1',
+                   '3mk3/8/8/8/8/8/8/3K2M1 w de - 0 1']
+RULES.update({
+    'cambodian': CAMBODIAN_RULES,
+    'karouk': [f.replace(' - 0 1', ' - 1+1 0 1') for f in CAMBODIAN_RULES] + ['4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1'],
+    'makpong': ['8/8/8/4k3/8/8/4r3/4K3 w - - 0 1', '8/8/8/4k3/8/8/4r3/3RK3 w - - 0 1',
+                '8/8/8/4k3/8/5n2/4r3/4K3 w - - 0 1', '8/8/8/4k3/8/4r3/8/3RK3 w - - 0 1',
+                '8/8/8/4k3/8/8/5n2/4K3 w - - 0 1', '4k3/8/8/8/8/8/3p4/4K3 w - - 0 1'],
+    'shatar': ['4k3/P7/8/8/8/8/r7/4K3 w - - 0 1', '4k3/8/8/8/8/8/r6n/J3K3 b - - 0 1'],
+    'asean': ['4k3/P7/8/8/8/8/8/4K3 w - - 0 1', '4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1'],
+    'ai-wok': ['4k3/8/8/P7/8/8/8/4K3 w - - 0 1', '4k3/8/8/8/3A4/8/8/4K3 b - - 0 1'],
+    'breakthrough': ['8/P7/8/8/8/8/8/7p w - - 0 1', 'P7/8/8/8/8/8/8/7p b - - 0 1', '8/8/8/8/8/8/8/p6P w - - 0 1',
+                     '8/8/8/8/2p5/1pPp4/8/8 w - - 0 1', '8/8/8/8/8/8/8/P7 b - - 0 1'],
+    'clobber': ['5/5/5/2P2/2p2/5 w - - 0 1', '5/5/5/2P2/5/2p2 w - - 0 1'],
+    'jesonmor': ['n8/9/9/9/4N4/9/9/9/8N b - - 0 1', 'n8/9/9/9/4N4/9/9/9/8N w - - 0 1',
+                 'n8/9/9/9/4n4/9/9/9/8N w - - 0 1', 'n8/9/9/9/4n4/9/9/9/8N b - - 0 1',
+                 '9/9/9/9/9/9/9/2n6/N8 w - - 0 1', '9/9/3n5/9/9/9/9/9/N8 w - - 0 1'],
+    'codrus': ['4k3/3P4/8/8/8/8/8/4K3 w - - 0 1', '8/8/8/8/8/8/8/q3K3 w - - 0 1', '4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1',
+               '8/8/8/8/8/8/3q4/R3K2R w KQ - 0 1'],
+})
 CPW = [  # Chess Programming Wiki, "Perft Results"
     ('start', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
      [20, 400, 8902, 197281, 4865609, 119060324]),
