@@ -265,7 +265,10 @@ pub fn san(pos: &mut Position, m: Move) -> String {
         // The partner's side names it: in Chess960 the king may stay or move away from it.
         s += if m.extra() > m.from { "O-O" } else { "O-O-O" };
     } else if let Some(k) = m.dropped() {
-        // Drops as crazyhouse PGN writes them, pawns included: `P@e4`.
+        // Drops as crazyhouse PGN writes them, pawns included: `P@e4` (`+P@e4` as the promoted form).
+        if m.is_promoted_drop() {
+            s.push('+');
+        }
         s += &format!("{}@{}", game.letter(k), square_name(m.to));
     } else if let Some(at) = m.locust_at() {
         // A move that takes on its way names all three squares: `Nf5xg6xh7`, igui `Nf5xg6-f5`.

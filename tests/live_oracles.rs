@@ -62,6 +62,10 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "gorogoro",
     "euroshogi",
     "dobutsu",
+    "mini",
+    "kyotoshogi",
+    "micro",
+    "supply",
     "fischerandom",
     "caparandom",
     "janggi",
@@ -79,6 +83,19 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "jesonmor",
     "codrus",
     "shatar",
+];
+
+/// Variants whose hands come from the partner's board: walks from the start never fill a hand, so
+/// theirs start from full holdings.
+const HAND_STARTS: &[(&str, &str)] = &[
+    (
+        "supply",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPrnbacp] w - - 0 1",
+    ),
+    (
+        "bughouse",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
+    ),
 ];
 
 fn seed(default: u64) -> u64 {
@@ -132,12 +149,14 @@ fn perft_equals_fairy_stockfish_on_fresh_random_positions() {
         let mut cases = Vec::new();
         for _ in 0..4 {
             // Shuffle variants walk from a fresh arrangement of their back rank.
-            let mut pos = match &g.variant.shuffle {
-                Some(_) => {
+            let hands = HAND_STARTS.iter().find(|(v, _)| v == variant);
+            let mut pos = match (&g.variant.shuffle, hands) {
+                (_, Some((_, fen))) => Position::from_fen(&g, fen).expect("a start with holdings"),
+                (Some(_), None) => {
                     let n = rng.below(usize::MAX) as u64;
                     Position::from_setup(&g, &g.variant.random_start(n)).expect("a start")
                 }
-                None => Position::start(&g),
+                (None, None) => Position::start(&g),
             };
             let plies = 10 + rng.below(50);
             random_walk(&mut pos, &mut rng, plies);

@@ -297,6 +297,26 @@ fn minishogi_matches_fairy_stockfish() {
 }
 
 #[test]
+fn mini_is_minishogi_and_matches_fairy_stockfish() {
+    run_suite("mini", include_str!("perft/mini.epd"));
+}
+
+#[test]
+fn kyoto_shogi_matches_fairy_stockfish() {
+    run_suite("kyotoshogi", include_str!("perft/kyotoshogi.epd"));
+}
+
+#[test]
+fn micro_shogi_matches_fairy_stockfish() {
+    run_suite("micro", include_str!("perft/micro.epd"));
+}
+
+#[test]
+fn supply_chess_matches_fairy_stockfish() {
+    run_suite("supply", include_str!("perft/supply.epd"));
+}
+
+#[test]
 fn judkins_shogi_matches_fairy_stockfish() {
     run_suite("judkins", include_str!("perft/judkins.epd"));
 }

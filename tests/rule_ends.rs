@@ -598,3 +598,41 @@ fn shatar_a_bare_king_draws_at_once() {
     let errors = acedrex::variant::parse_variant("t.txt", text).unwrap_err();
     assert!(errors[0].to_string().contains("t.txt:5:11"), "{errors:?}");
 }
+
+/// Supply chess (Fairy-Stockfish 11.1's `go perft 1` agrees): a drop goes on the dropper's own
+/// side of the river, an advisor in its palace only, and no drop may give check.
+#[test]
+fn supply_drops_stay_home_and_give_no_check() {
+    let g = game("supply");
+    let drops = |fen: &str| -> Vec<String> {
+        let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        legal_texts(&mut pos)
+            .into_iter()
+            .filter(|m| m.contains('@'))
+            .collect()
+    };
+    let moves = drops("4k4/9/9/9/9/9/9/9/9/3K5[RNC] w - - 0 1");
+    let ranks_ok = |m: &String| m[3..].parse::<u8>().is_ok_and(|r| (1..=5).contains(&r));
+    assert!(moves.iter().all(ranks_ok), "{moves:?}");
+    // The rook on the open e-file would check the general on e10; the cannon has no screen there.
+    assert!(!moves.iter().any(|m| m.starts_with("R@e")), "{moves:?}");
+    assert!(moves.contains(&"R@d5".to_string()) && moves.contains(&"C@e3".to_string()));
+    // Behind a screen on e6 the cannon would check.
+    let moves = drops("4k4/9/9/9/4P4/9/9/9/9/3K5[C] w - - 0 1");
+    assert!(!moves.iter().any(|m| m.starts_with("C@e")), "{moves:?}");
+    assert!(moves.contains(&"C@d3".to_string()), "{moves:?}");
+    // Advisors only in the palace, elephants anywhere on their own half.
+    let moves = drops("3k5/9/9/9/9/9/4P4/9/9/4K4[AB] w - - 0 1");
+    let advisor: Vec<&String> = moves.iter().filter(|m| m.starts_with("A@")).collect();
+    assert_eq!(
+        advisor,
+        [
+            "A@d1", "A@d2", "A@d3", "A@e2", "A@e3", "A@f1", "A@f2", "A@f3"
+        ]
+    );
+    // Forty-five points of its own half, less the general's and the soldier's.
+    assert_eq!(
+        moves.iter().filter(|m| m.starts_with("B@")).count(),
+        9 * 5 - 2
+    );
+}

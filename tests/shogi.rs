@@ -164,12 +164,118 @@ fn promotion_keys_are_checked_with_positions() {
             "`X` in the drop-no-mate pieces",
         ),
         (
+            "piece P pawn fW promotes G\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\npiece-promotion zone 3 forced flip forced\n",
+            "t.txt:7:36",
+            "`forced` repeats a `piece-promotion` rule",
+        ),
+        (
+            "piece P pawn fW promotes G\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\npiece-promotion zone 3 optional forced\n",
+            "t.txt:7:33",
+            "`forced` repeats a `piece-promotion` rule",
+        ),
+        (
+            "piece P pawn fW promotes G\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\npiece-promotion zone 3\ndrop-promoted yes\n",
+            "t.txt:8:15",
+            "`drop-promoted` in a game without hands",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-promoted yes\n",
+            "t.txt:7:15",
+            "`drop-promoted yes` but no piece has a promoted form",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-promoted maybe\n",
+            "t.txt:7:15",
+            "unknown drop-promoted rule `maybe`",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\ndrop-checks forbidden\n",
+            "t.txt:7:13",
+            "`drop-checks` in a game without hands",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-checks never\n",
+            "t.txt:7:13",
+            "unknown drop-checks rule `never`",
+        ),
+        (
             "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\nimmobile never\n",
             "t.txt:7:10",
             "unknown immobile rule `never`",
         ),
     ];
     assert_positioned_errors(base, &cases);
+}
+
+/// Kyoto shogi (Fairy-Stockfish 11.1's `go perft 1` lists the same texts): every move of a
+/// two-faced piece turns it over, `+` to the promoted face and `-` back, and no move keeps it.
+#[test]
+fn kyoto_pieces_turn_over_on_every_move() {
+    let moves = legal("kyotoshogi", "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1");
+    assert_eq!(
+        moves,
+        [
+            "a1a2-", "a1b2-", "b1a2+", "b1b2+", "b1c2+", "c1b2", "c1c2", "c1d2", "d1c2-", "d1d2-",
+            "d1e2-", "e1e2+"
+        ]
+    );
+    // The pawn becomes a rook that remembers it was a pawn; its next move makes it a pawn again.
+    let mut pos = after(
+        "kyotoshogi",
+        "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1",
+        &["e1e2+"],
+    );
+    assert_eq!(pos.fen(), "p+nks+l/5/5/4+P/+LSK+N1[] b - - 1 1");
+    for text in ["a5a4+", "e2e3-"] {
+        let m = pos.parse_move(text).expect(text);
+        assert_eq!(pos.move_text(m), text);
+        pos.make(m);
+        assert_eq!(pos.hash(), pos.fresh_hash(), "after {text}");
+    }
+    assert_eq!(pos.fen(), "1+nks+l/+p4/4P/5/+LSK+N1[] b - - 3 2");
+    // A move written without its suffix is the one the piece must make.
+    let pos = after("kyotoshogi", "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1", &["a1a2"]);
+    assert!(pos.fen().starts_with("p+nks+l/5/5/L4/"), "{}", pos.fen());
+}
+
+/// Kyoto shogi's drops: either face up, on any empty square; a flipped piece taken goes to hand
+/// as its plain face.
+#[test]
+fn kyoto_drops_go_down_either_face_up() {
+    let moves = legal("kyotoshogi", "2k2/5/5/5/2K2[Pp] w - - 0 1");
+    for text in ["P@a5", "+P@a5", "P@c3", "+P@c3"] {
+        assert!(moves.contains(&text.to_string()), "{text}: {moves:?}");
+    }
+    assert_eq!(moves.iter().filter(|m| m.contains('@')).count(), 2 * 23);
+    let mut pos = after("kyotoshogi", "2k2/5/5/5/2K2[Pp] w - - 0 1", &["+P@c3"]);
+    assert_eq!(pos.fen(), "2k2/5/2+P2/5/2K2[p] b - - 1 1");
+    assert_eq!(pos.hash(), pos.fresh_hash());
+    // The rook that was a pawn gives check along the file; taking it puts a pawn in hand.
+    assert!(pos.in_check());
+    let pos2 = after("kyotoshogi", "2k2/2+P2/5/5/2K2[] b - - 0 1", &["c5c4"]);
+    assert_eq!(pos2.fen(), "5/2k2/5/5/2K2[p] w - - 0 2");
+    pos.unmake();
+    assert_eq!(pos.fen(), "2k2/5/5/5/2K2[Pp] w - - 0 1");
+    assert_eq!(pos.hash(), pos.fresh_hash());
+}
+
+/// Micro shogi: pieces turn over only when they capture, and then must.
+#[test]
+fn micro_pieces_turn_over_only_by_capturing() {
+    let moves = legal("micro", "kb+r+l/p3/4/3P/+L+RBK[] w - - 0 1");
+    assert!(
+        moves.iter().all(|m| !m.ends_with('+') && !m.ends_with('-')),
+        "{moves:?}"
+    );
+    // The pawn takes the gold that was a bishop: it becomes a knight, and a bishop goes to hand.
+    let moves = legal("micro", "1k2/1+b2/1P2/4/2K1[] w - - 0 1");
+    assert!(moves.contains(&"b3b4+".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"b3b4".to_string()), "{moves:?}");
+    let pos = after("micro", "1k2/1+b2/1P2/4/2K1[] w - - 0 1", &["b3b4+"]);
+    assert_eq!(pos.fen(), "1k2/1+P2/4/4/2K1[B] b - - 0 1");
+    // The knight that was a pawn turns back when it takes, and only then (Fairy-Stockfish's list).
+    let moves = legal("micro", "k3/3b/4/2+P1/1K2[] w - - 0 1");
+    assert_eq!(moves, ["b1a2", "b1c1", "c2b4", "c2d4-"]);
 }
 
 #[test]
@@ -191,27 +297,36 @@ fn fen_promoted_forms_round_trip() {
 #[test]
 fn usi_text_round_trips_on_the_reference_positions() {
     use acedrex::protocol::usi;
-    let g = game("shogi");
-    let text = include_str!("perft/shogi.epd");
-    let fens: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split(" ;").next().unwrap_or(l))
-        .collect();
-    assert!(fens.len() > 10);
-    for fen in fens {
-        let mut pos = Position::from_fen(&g, fen).expect("fen");
-        let back = usi::sfen_to_fen(&usi::sfen(&pos)).expect("sfen reads");
-        let again = Position::from_fen(&g, &back).expect("sfen's fen");
-        // SFEN has no halfmove clock: compare all else.
-        let strip = |f: String| {
-            let v: Vec<String> = f.split(' ').map(str::to_string).collect();
-            format!("{} {} {}", v[0], v[1], v[5])
-        };
-        assert_eq!(strip(again.fen()), strip(pos.fen()), "{fen}");
-        for m in pos.legal_moves() {
-            let own = usi::to_acedrex(&usi::move_text(&pos, m), 9, 9).expect("reads back");
-            assert_eq!(own, pos.move_text(m), "{fen}");
+    // Kyoto shogi adds demotions (`5e4e-`) and drops as the promoted face (`+P*3c`).
+    for (variant, text) in [
+        ("shogi", include_str!("perft/shogi.epd")),
+        ("kyotoshogi", include_str!("perft/kyotoshogi.epd")),
+    ] {
+        let g = game(variant);
+        let (files, ranks) = (g.variant.files, g.variant.ranks);
+        let fens: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split(" ;").next().unwrap_or(l))
+            .collect();
+        assert!(fens.len() > 10);
+        for fen in fens {
+            let mut pos = Position::from_fen(&g, fen).expect("fen");
+            let back = usi::sfen_to_fen(&usi::sfen(&pos)).expect("sfen reads");
+            let again = Position::from_fen(&g, &back).expect("sfen's fen");
+            // SFEN has no halfmove clock: compare all else.
+            let strip = |f: String| {
+                let v: Vec<String> = f.split(' ').map(str::to_string).collect();
+                format!("{} {} {}", v[0], v[1], v[5])
+            };
+            assert_eq!(strip(again.fen()), strip(pos.fen()), "{fen}");
+            for m in pos.legal_moves() {
+                let own =
+                    usi::to_acedrex(&usi::move_text(&pos, m), files, ranks).expect("reads back");
+                assert_eq!(own, pos.move_text(m), "{fen}");
+                let read = pos.parse_move(&own).expect("its own text");
+                assert_eq!(read, m, "{variant} {fen} {own}");
+            }
         }
     }
 }

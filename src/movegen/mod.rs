@@ -43,7 +43,8 @@ impl Position {
         }
     }
 
-    /// Drops of the side to move: each kind in hand on each empty square of its drop ranks.
+    /// Drops of the side to move: each kind in hand on each empty square of its drop ranks (and
+    /// of its region, for a confined piece), and as its promoted form where `drop-promoted` says.
     pub fn drops(&self, out: &mut Vec<Move>) {
         let t = &self.game().tables;
         let side = self.side.index();
@@ -54,6 +55,12 @@ impl Position {
             let ranks = t.hand.drop_ranks[side][k];
             let pawn = t.pieces[k].pawn;
             let stuck = t.pieces[k].stuck.as_ref().map(|s| &s[side]);
+            let confine = t.pieces[k]
+                .region
+                .as_ref()
+                .and_then(|r| r.confine.as_ref())
+                .map(|c| &c[side]);
+            let promoted = t.hand.drop_promoted[k];
             // `drop-one-per-file`: the files that already hold an own piece of the kind.
             let mut taken = 0u32;
             if t.hand.one_per_file[k] {
@@ -70,11 +77,21 @@ impl Position {
                 }
                 for f in 0..t.files {
                     let to = crate::geometry::cell(f, r);
-                    if self.board[to as usize].is_empty()
-                        && taken & 1 << f == 0
-                        && !stuck.is_some_and(|s| s[to as usize])
+                    if !self.board[to as usize].is_empty()
+                        || taken & 1 << f != 0
+                        || confine.is_some_and(|c| !c[to as usize])
                     {
-                        out.push(Move::drop(Kind(k as u8), to).by_pawn(pawn));
+                        continue;
+                    }
+                    let drop = Move::drop(Kind(k as u8), to).by_pawn(pawn);
+                    if !stuck.is_some_and(|s| s[to as usize]) {
+                        out.push(drop);
+                    }
+                    let promoted_stuck = promoted
+                        .and_then(|p| t.pieces[p.index()].stuck.as_ref())
+                        .is_some_and(|s| s[side][to as usize]);
+                    if promoted.is_some() && !promoted_stuck {
+                        out.push(drop.as_promoted());
                     }
                 }
             }
@@ -202,7 +219,8 @@ impl Position {
         if piece.region.is_some() {
             self.region_moves::<QUIET>(piece, from, out, start);
         }
-        if piece.promotes_to.is_some() || piece.stuck.is_some() {
+        let flips = self.game().tables.piece_flip && self.origin[from as usize] != 0;
+        if piece.promotes_to.is_some() || piece.stuck.is_some() || flips {
             self.piece_promotions(piece, from, out, start);
         }
     }
@@ -318,9 +336,10 @@ impl Position {
     }
 
     /// `piece-promotion` and `immobile forbidden` for the moves in `out[start..]` of the piece on
-    /// `from`: a move that starts or ends in the zone may also promote (a promoted piece, which
-    /// remembers its origin, does not promote again), must when promotion is forced, and a move
-    /// that leaves the piece where it could never move must promote or is not made.
+    /// `from`: a move that starts or ends in the zone (with `on-capture`, a capture) may also
+    /// promote (a promoted piece, which remembers its origin, does not promote again; with `flip`
+    /// it turns back into that origin instead), must when promotion is forced, and a move that
+    /// leaves the piece where it could never move must promote or is not made.
     fn piece_promotions(
         &self,
         piece: &crate::tables::PieceTables,
@@ -330,14 +349,17 @@ impl Position {
     ) {
         let t = &self.game().tables;
         let side = self.side.index();
-        let promotes = piece
-            .promotes_to
-            .filter(|_| self.origin[from as usize] == 0);
+        let promotes = match self.origin[from as usize] {
+            0 => piece.promotes_to,
+            o if t.piece_flip => Some(Kind(o - 1)),
+            _ => None,
+        };
         let end = out.len();
         let mut kept = start;
         for i in start..end {
             let m = out[i];
             let can = promotes.is_some()
+                && (!t.piece_promotion_on_capture || m.is_capture())
                 && t.piece_zone
                     .as_ref()
                     .is_some_and(|z| z[side][m.from as usize] || z[side][m.to as usize]);
@@ -667,7 +689,9 @@ impl Position {
     pub fn leaves_royal_safe(&mut self, m: Move) -> bool {
         let side = self.side;
         self.make(m);
-        let ok = !self.checked(side) && (self.game().tables.giving_check || !self.in_check());
+        let t = &self.game().tables;
+        let may_check = t.giving_check && !(t.hand.no_checks && m.is_drop());
+        let ok = !self.checked(side) && (may_check || !self.in_check());
         self.unmake();
         ok
     }

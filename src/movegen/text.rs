@@ -1,7 +1,8 @@
 //! Coordinate move text: `g1g3`, `a11a12`, with the promotion letter as a lower-case suffix
 //! (`c11c12u`), as Fairy-Max writes it, or `+` where a piece becomes its promoted form (`b7b8+`,
-//! shogi, as XBoard and Fairy-Stockfish write it); drops as `P@e4` (the letter upper case for both sides, as
-//! XBoard and Fairy-Stockfish write them; either case is read); a move that takes a piece on its
+//! shogi, as XBoard and Fairy-Stockfish write it), or `-` where a promoted piece turns back (Kyoto
+//! shogi's `a1a2-`); drops as `P@e4` (the letter upper case for both sides, as
+//! XBoard and Fairy-Stockfish write them; either case is read), `+P@e4` for a drop as the promoted form; a move that takes a piece on its
 //! way as its two legs, `f5g6,g6h7` (XBoard's form; igui, taking without moving, is `f5g6,g6f5`).
 
 use crate::geometry::{parse_square, square_name};
@@ -20,7 +21,8 @@ pub enum MoveError {
 impl Position {
     pub fn move_text(&self, m: Move) -> String {
         if let Some(k) = m.dropped() {
-            return format!("{}@{}", self.game().letter(k), square_name(m.to));
+            let plus = if m.is_promoted_drop() { "+" } else { "" };
+            return format!("{plus}{}@{}", self.game().letter(k), square_name(m.to));
         }
         // Chess960 castling is written as the king taking its own partner (`g1h1`), as
         // Fairy-Stockfish and UCI_Chess960 write it: the king's square alone can be ambiguous.
@@ -43,6 +45,8 @@ impl Position {
         if let Some(t) = m.promotion() {
             if self.is_piece_promotion(m) {
                 s.push('+');
+            } else if self.is_demotion(m) {
+                s.push('-');
             } else {
                 s.push(self.game().letter(t).to_ascii_lowercase());
             }
@@ -59,12 +63,21 @@ impl Position {
             && t.pieces[self.board[m.from as usize].kind().index()].promotes_to == m.promotion()
     }
 
+    /// Whether `m` turns a promoted piece back into what it was (`piece-promotion ... flip`).
+    pub fn is_demotion(&self, m: Move) -> bool {
+        m.promotion().is_some() && !m.is_drop() && m.promotion() == self.promoted_from(m.from)
+    }
+
     /// Finds the legal move a text names. Without a suffix, a forced promotion is accepted.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
         let t = &self.game().tables;
         let (files, ranks) = (t.files, t.ranks);
         let syntax = || MoveError::Syntax(text.to_string());
         if let Some((letter, square)) = text.split_once('@') {
+            let (promoted, letter) = match letter.strip_prefix('+') {
+                Some(l) => (true, l),
+                None => (false, letter),
+            };
             let mut l = letter.chars();
             let (Some(c), None) = (l.next(), l.next()) else {
                 return Err(syntax());
@@ -78,7 +91,11 @@ impl Position {
             return self
                 .legal_moves()
                 .into_iter()
-                .find(|m| m.to == to && m.dropped().is_some_and(|k| game.letter(k) == c))
+                .find(|m| {
+                    m.to == to
+                        && m.is_promoted_drop() == promoted
+                        && m.dropped().is_some_and(|k| game.letter(k) == c)
+                })
                 .ok_or_else(|| MoveError::Illegal(text.to_string()));
         }
         let (from, n1) = parse_square(text, files, ranks).ok_or_else(syntax)?;
@@ -102,7 +119,7 @@ impl Position {
         // `+`: the piece promotes to its promoted form; `=`: it declines to (XBoard's shogi).
         let suffix = match rest.len() {
             0 => None,
-            1 if rest == "+" || rest == "=" => Some(rest.as_bytes()[0] as char),
+            1 if rest == "+" || rest == "=" || rest == "-" => Some(rest.as_bytes()[0] as char),
             1 if rest.as_bytes()[0].is_ascii_alphabetic() => {
                 Some(rest.as_bytes()[0].to_ascii_uppercase() as char)
             }
@@ -133,6 +150,10 @@ impl Position {
                 .into_iter()
                 .find(|&m| self.is_piece_promotion(m))
                 .ok_or_else(|| MoveError::Illegal(text.to_string())),
+            Some('-') => candidates
+                .into_iter()
+                .find(|&m| self.is_demotion(m))
+                .ok_or_else(|| MoveError::Illegal(text.to_string())),
             Some('=') => candidates
                 .into_iter()
                 .find(|m| m.promotion().is_none())
@@ -145,11 +166,15 @@ impl Position {
                 [] => Err(MoveError::Illegal(text.to_string())),
                 [m] => Ok(*m),
                 // A piece that may promote or not: the plain text is the move that does not.
-                many if many.iter().any(|&m| self.is_piece_promotion(m)) => many
+                many if many
                     .iter()
-                    .copied()
-                    .find(|m| m.promotion().is_none())
-                    .ok_or_else(|| MoveError::Illegal(text.to_string())),
+                    .any(|&m| self.is_piece_promotion(m) || self.is_demotion(m)) =>
+                {
+                    many.iter()
+                        .copied()
+                        .find(|m| m.promotion().is_none())
+                        .ok_or_else(|| MoveError::Illegal(text.to_string()))
+                }
                 many => Err(MoveError::Ambiguous(
                     text.to_string(),
                     many.iter()

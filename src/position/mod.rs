@@ -173,7 +173,11 @@ impl Position {
     #[inline(always)]
     pub fn mover(&self, m: Move) -> Piece {
         match m.dropped() {
-            Some(k) => Piece::new(self.side, k),
+            Some(k) => {
+                let hand = &self.game.tables.hand;
+                let form = hand.drop_promoted[k.index()].filter(|_| m.is_promoted_drop());
+                Piece::new(self.side, form.unwrap_or(k))
+            }
             None => self.board[m.from as usize],
         }
     }
@@ -398,7 +402,7 @@ impl Position {
             self.hash ^= zobrist::COUNTERSTRIKE;
         }
         if let Some(k) = m.dropped() {
-            self.make_drop(k, to);
+            self.make_drop(k, to, m.is_promoted_drop());
             return;
         }
         self.touch(from);
@@ -421,9 +425,11 @@ impl Position {
             self.shift(from, to);
         }
         if let Some(k) = m.promotion() {
+            // A promoted piece that turns back (`flip`) is plain again; any other remembers.
+            let demotes = self.origin[to as usize] != 0;
             self.remove(to);
             self.put(to, Piece::new(self.side, k));
-            if self.game.tables.track_origin {
+            if self.game.tables.track_origin && !demotes {
                 self.set_origin(to, moved.kind().0 + 1);
             }
         }
@@ -471,12 +477,19 @@ impl Position {
         }
     }
 
-    /// A piece from the hand enters the board (`make`'s part for drops).
-    fn make_drop(&mut self, kind: Kind, to: u16) {
+    /// A piece from the hand enters the board (`make`'s part for drops), as its promoted form
+    /// when `promoted` (`drop-promoted`).
+    fn make_drop(&mut self, kind: Kind, to: u16, promoted: bool) {
         let side = self.side;
         self.take_from_hand(side, kind);
         // A dropped piece counts as moved: `initial-ranks` gives pawns their double step by rank.
-        self.put(to, Piece::new(side, kind));
+        match self.game.tables.hand.drop_promoted[kind.index()].filter(|_| promoted) {
+            Some(form) => {
+                self.put(to, Piece::new(side, form));
+                self.set_origin(to, kind.0 + 1);
+            }
+            None => self.put(to, Piece::new(side, kind)),
+        }
         let pawn = self.game.tables.pieces[kind.index()].pawn;
         self.halfmove = if pawn {
             0
@@ -549,9 +562,9 @@ impl Position {
             self.hash = u.hash;
             return;
         }
-        if m.is_drop() {
-            let piece = self.remove(m.to);
-            self.hand[self.side.index()][piece.kind().index()] += 1;
+        if let Some(k) = m.dropped() {
+            self.remove(m.to);
+            self.hand[self.side.index()][k.index()] += 1;
             self.virgin[m.to as usize] = u.virgin_to;
             self.halfmove = u.halfmove;
             self.ep = u.ep;

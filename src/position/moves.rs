@@ -45,6 +45,8 @@ const KIND: u8 = 7;
 const INITIAL: u8 = 8;
 /// The mover is a promoting kind (a pawn): the move resets the move-count clock.
 const PAWN: u8 = 16;
+/// A drop puts the piece down as its promoted form (`drop-promoted`, `+P@c3`).
+const PROMOTED_DROP: u8 = 32;
 
 impl Move {
     #[inline(always)]
@@ -99,6 +101,19 @@ impl Move {
             None => 0,
         };
         self
+    }
+
+    /// Marks a drop that puts the piece down as its promoted form.
+    #[inline(always)]
+    pub const fn as_promoted(mut self) -> Move {
+        self.bits |= PROMOTED_DROP;
+        self
+    }
+
+    /// Whether a drop puts the piece down as its promoted form (`+P@c3`).
+    #[inline(always)]
+    pub const fn is_promoted_drop(self) -> bool {
+        self.bits & PROMOTED_DROP != 0
     }
 
     /// Marks a move of an initial-only path.
@@ -216,8 +231,8 @@ impl Move {
     /// Same destination, promotion, kind and path flag: two paths that made the same move.
     #[inline]
     pub fn same_target(self, other: Move) -> bool {
-        (self.to, self.promo, self.bits & (KIND | INITIAL))
-            == (other.to, other.promo, other.bits & (KIND | INITIAL))
+        let mask = KIND | INITIAL | PROMOTED_DROP;
+        (self.to, self.promo, self.bits & mask) == (other.to, other.promo, other.bits & mask)
             && (self.kind() != MoveKind::Locust || self.extra == other.extra)
     }
 

@@ -32,7 +32,12 @@ pub fn move_text(pos: &Position, m: Move) -> String {
     let t = &pos.game().tables;
     let (files, ranks) = (t.files, t.ranks);
     if let Some(k) = m.dropped() {
-        return format!("{}*{}", pos.game().letter(k), square(files, ranks, m.to));
+        let plus = if m.is_promoted_drop() { "+" } else { "" };
+        return format!(
+            "{plus}{}*{}",
+            pos.game().letter(k),
+            square(files, ranks, m.to)
+        );
     }
     let acedrex = pos.move_text(m);
     let mut s = square(files, ranks, m.from) + &square(files, ranks, m.to);

@@ -189,6 +189,10 @@ pub struct Tables {
     /// `piece-promotion`: per side, per cell, whether it lies in the promotion zone.
     pub piece_zone: Option<Box<[Vec<bool>; 2]>>,
     pub piece_promotion_forced: bool,
+    /// Only captures promote (`piece-promotion ... on-capture`).
+    pub piece_promotion_on_capture: bool,
+    /// Promoted pieces turn back under the same rule (`piece-promotion ... flip`).
+    pub piece_flip: bool,
     /// Cells remember the kind a promoted piece was (a capture returns that to hand; FEN writes
     /// `+P` or `Q~`).
     pub track_origin: bool,
@@ -214,6 +218,10 @@ pub struct HandTables {
     pub one_per_file: Vec<bool>,
     /// Per kind: its drop may not checkmate (`drop-no-mate`).
     pub no_mate: Vec<bool>,
+    /// Per kind: the promoted form it may also be dropped as (`drop-promoted yes`).
+    pub drop_promoted: Vec<Option<Kind>>,
+    /// No drop may give check (`drop-checks forbidden`).
+    pub no_checks: bool,
 }
 
 impl HandTables {
@@ -254,6 +262,11 @@ impl HandTables {
             drop_ranks,
             one_per_file: per_kind(&h.one_per_file),
             no_mate: per_kind(&h.no_mate),
+            drop_promoted: pieces
+                .iter()
+                .map(|p| p.promotes_to.filter(|_| h.drop_promoted))
+                .collect(),
+            no_checks: h.drop_checks_forbidden,
         }
     }
 }
@@ -400,7 +413,10 @@ impl Tables {
                 .collect::<Vec<_>>()
         });
         // The trading rules judge a capture by what the move leaves attacked: every move is tested.
-        let full_legality = (has_royal && !classic) || !end.giving_check || lion_trade.is_some();
+        let full_legality = (has_royal && !classic)
+            || !end.giving_check
+            || lion_trade.is_some()
+            || v.hand.drop_checks_forbidden;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let bare_draw = end.bare_king == crate::variant::BareKing::Draw;
         let rule_ends = (has_royal && !classic)
@@ -485,6 +501,8 @@ impl Tables {
             regions,
             facing_royals,
             piece_promotion_forced: v.piece_promotion.as_ref().is_some_and(|p| p.forced),
+            piece_promotion_on_capture: v.piece_promotion.as_ref().is_some_and(|p| p.on_capture),
+            piece_flip: v.piece_promotion.as_ref().is_some_and(|p| p.flip),
             piece_zone,
             pass: end.pass && has_royal,
             bikjang: end.bikjang && has_royal,

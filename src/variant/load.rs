@@ -267,6 +267,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         extinction_result: child.extinction_result.or(parent.extinction_result),
         initial_ranks: child.initial_ranks.or(parent.initial_ranks),
         piece_promotion: child.piece_promotion.or(parent.piece_promotion),
+        drop_promoted: child.drop_promoted.or(parent.drop_promoted),
+        drop_checks: child.drop_checks.or(parent.drop_checks),
         immobile_forbidden: child.immobile_forbidden.or(parent.immobile_forbidden),
         drop_one_per_file: child.drop_one_per_file.or(parent.drop_one_per_file),
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),

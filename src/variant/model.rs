@@ -53,6 +53,11 @@ pub struct PiecePromotion {
     pub zone: u8,
     /// Promotion is compulsory whenever it is possible.
     pub forced: bool,
+    /// Only a capture promotes (micro shogi).
+    pub on_capture: bool,
+    /// A promoted piece turns back into what it was under the same rule, written `-` (Kyoto and
+    /// micro shogi: with `forced`, pieces flip on every move that may).
+    pub flip: bool,
 }
 
 /// Pieces in hand and how they enter the board.
@@ -73,6 +78,10 @@ pub struct HandRules {
     pub one_per_file: Vec<char>,
     /// Kinds whose drop may not checkmate (shogi's pawn).
     pub no_mate: Vec<char>,
+    /// A piece with a promoted form may also be dropped as that form (`+P@c3`, Kyoto shogi).
+    pub drop_promoted: bool,
+    /// No drop may give check (`drop-checks forbidden`, supply chess).
+    pub drop_checks_forbidden: bool,
 }
 
 /// `initial-ranks`: the `i` moves of these kinds are theirs on a band of ranks, counted from the

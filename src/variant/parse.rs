@@ -48,6 +48,8 @@ pub const KEYS: &[&str] = &[
     "extinction-result",
     "initial-ranks",
     "piece-promotion",
+    "drop-promoted",
+    "drop-checks",
     "immobile",
     "drop-one-per-file",
     "drop-no-mate",
@@ -106,8 +108,10 @@ fn usage(key: &str) -> &'static str {
             "`initial-ranks LETTERS FIRST[-LAST]`, ranks counted from the side's own edge, e.g. `initial-ranks P 1-2`"
         }
         "piece-promotion" => {
-            "`piece-promotion zone N [optional|forced]`, N ranks from the far edge, e.g. `piece-promotion zone 3`"
+            "`piece-promotion zone N [optional|forced] [on-capture] [flip]`, N ranks from the far edge, e.g. `piece-promotion zone 3`"
         }
+        "drop-promoted" => "`drop-promoted yes|no`",
+        "drop-checks" => "`drop-checks allowed|forbidden`",
         "immobile" => "`immobile allowed|forbidden`",
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
@@ -496,7 +500,7 @@ impl FileParser {
                 s.initial_ranks = Some(rank_band(&args[0], &args[1])?);
             }
             "piece-promotion" => {
-                count(key, key_tok, args, 2, 3)?;
+                count(key, key_tok, args, 2, 5)?;
                 if args[0].text != "zone" {
                     return Err(args[0].span.error(format!(
                         "unexpected `{}` in `piece-promotion`: expected {}",
@@ -512,23 +516,38 @@ impl FileParser {
                         usage(key)
                     )));
                 };
-                let forced = match args.get(2) {
-                    None => false,
-                    Some(t) => {
-                        keyword(
-                            t,
-                            "piece-promotion rule",
-                            &[("optional", false), ("forced", true)],
-                        )?
-                        .value
+                // After the zone, each of these words at most once, in any order.
+                let (mut forced, mut on_capture, mut flip) = (None, None, None);
+                for t in &args[2..] {
+                    let options = [
+                        ("optional", 0),
+                        ("forced", 1),
+                        ("on-capture", 2),
+                        ("flip", 3),
+                    ];
+                    let word = keyword(t, "piece-promotion rule", &options)?.value;
+                    let slot = match word {
+                        0 | 1 => &mut forced,
+                        2 => &mut on_capture,
+                        _ => &mut flip,
+                    };
+                    if slot.is_some() {
+                        return Err(t.span.error(format!(
+                            "`{}` repeats a `piece-promotion` rule already given: expected {}",
+                            t.text,
+                            usage(key)
+                        )));
                     }
-                };
+                    *slot = Some(word);
+                }
                 s.piece_promotion = Some(PiecePromotionSpec {
                     zone: Spanned {
                         value: zone,
                         span: args[1].span.clone(),
                     },
-                    forced,
+                    forced: forced == Some(1),
+                    on_capture: on_capture.is_some(),
+                    flip: flip.is_some(),
                 });
             }
             "immobile" => {
@@ -576,6 +595,16 @@ impl FileParser {
                 s.castling_any = Some(keyword(&args[0], "castling partner", &options)?);
             }
             "start-shuffle" => s.start_shuffle = Some(shuffle(key_tok, args)?),
+            "drop-promoted" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("yes", true), ("no", false)];
+                s.drop_promoted = Some(keyword(&args[0], "drop-promoted rule", &options)?);
+            }
+            "drop-checks" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("allowed", true), ("forbidden", false)];
+                s.drop_checks = Some(keyword(&args[0], "drop-checks rule", &options)?);
+            }
             "pass" => {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("yes", true), ("no", false)];

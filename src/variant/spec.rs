@@ -48,8 +48,12 @@ pub struct VariantSpec {
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
-    /// `piece-promotion zone N [optional|forced]`.
+    /// `piece-promotion zone N [optional|forced] [on-capture] [flip]`.
     pub piece_promotion: Option<PiecePromotionSpec>,
+    /// `drop-promoted yes|no`.
+    pub drop_promoted: Option<Spanned<bool>>,
+    /// `drop-checks allowed|forbidden`: `Some(false)` is `forbidden`.
+    pub drop_checks: Option<Spanned<bool>>,
     /// `immobile allowed|forbidden`: `Some(true)` is `forbidden`.
     pub immobile_forbidden: Option<Spanned<bool>>,
     /// `drop-one-per-file LETTERS`.
@@ -113,6 +117,8 @@ impl VariantSpec {
             extinction_result: None,
             initial_ranks: None,
             piece_promotion: None,
+            drop_promoted: None,
+            drop_checks: None,
             immobile_forbidden: None,
             drop_one_per_file: None,
             drop_no_mate: None,
@@ -267,11 +273,14 @@ pub struct InitialRanksSpec {
     pub last: Spanned<u32>,
 }
 
-/// `piece-promotion zone N [optional|forced]`: where pieces with a `promotes` kind promote.
+/// `piece-promotion zone N [optional|forced] [on-capture] [flip]`: where pieces with a
+/// `promotes` kind promote, whether only by capturing, and whether promoted pieces turn back.
 #[derive(Clone, Debug)]
 pub struct PiecePromotionSpec {
     pub zone: Spanned<u32>,
     pub forced: bool,
+    pub on_capture: bool,
+    pub flip: bool,
 }
 
 /// `lion-trade LETTERS [over LETTERS]`: the kinds the trading rules protect, and the kinds whose

@@ -221,6 +221,8 @@ impl Checker<'_> {
                 (self.diags.len() == before).then_some(Some(PiecePromotion {
                     zone: pp.zone.value as u8,
                     forced: pp.forced,
+                    on_capture: pp.on_capture,
+                    flip: pp.flip,
                 }))
             }
         }
@@ -303,6 +305,25 @@ impl Checker<'_> {
         };
         let one_per_file = drop_letters(&spec.drop_one_per_file, "drop-one-per-file");
         let no_mate = drop_letters(&spec.drop_no_mate, "drop-no-mate");
+        let mut needs_hands = |key: &Option<Spanned<bool>>, name: &str| {
+            if let Some(k) = key
+                && !hands
+            {
+                self.err(&k.span, format!("`{name}` in a game without hands: expected `captures to-hand` or holdings (`[...]`) in the start position"));
+            }
+        };
+        needs_hands(&spec.drop_promoted, "drop-promoted");
+        needs_hands(&spec.drop_checks, "drop-checks");
+        let drop_promoted = spec.drop_promoted.as_ref().is_some_and(|d| d.value);
+        if let Some(d) = &spec.drop_promoted
+            && d.value
+            && !spec
+                .pieces
+                .iter()
+                .any(|p| p.body.as_ref().is_some_and(|b| b.promotes.is_some()))
+        {
+            self.err(&d.span, "`drop-promoted yes` but no piece has a promoted form: expected `promotes LETTER` on some piece line");
+        }
         (self.diags.len() == before).then(|| HandRules {
             hands,
             captures_to_hand,
@@ -310,6 +331,8 @@ impl Checker<'_> {
             drop_ranks,
             one_per_file,
             no_mate,
+            drop_promoted,
+            drop_checks_forbidden: spec.drop_checks.as_ref().is_some_and(|d| !d.value),
         })
     }
 

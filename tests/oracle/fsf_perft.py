@@ -24,6 +24,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'xiangqi', 'minixiangqi', 'manchu',
             'antichess', 'giveaway', 'suicide', 'losers', 'horde',
             'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu',
+            'mini', 'kyotoshogi', 'micro', 'supply',
             'fischerandom', 'caparandom',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
@@ -66,6 +67,13 @@ LETTERS = {
     'threekings': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
     'shogi': SHOGI_LETTERS,
     'minishogi': SHOGI_LETTERS,
+    'mini': SHOGI_LETTERS,
+    'kyotoshogi': ('p pawn (fW), l lance (fR), n knight (shogi knight ffN), s silver (FfW), g gold (WfF), '
+                   'b bishop, r rook, k king; the flipped faces are +p (rook), +s (bishop), +l and +n (gold)'),
+    'micro': ('p pawn (fW), l lance (fR), n knight (shogi knight ffN), s silver (FfW), g gold (WfF), '
+              'b bishop, r rook, k king; the flipped faces are +p (knight), +l (silver), +b and +r (gold)'),
+    'supply': ('r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
+               'k general (wazir), c cannon (mRcpR), p soldier'),
     'judkins': SHOGI_LETTERS,
     'gorogoro': SHOGI_LETTERS,
     'euroshogi': SHOGI_LETTERS.replace('n knight (shogi knight ffN)', 'n knight (ffNsW)'),
@@ -178,6 +186,15 @@ NOTES = {
              'those drops are not made); no pawn dropped on a file with an own unpromoted pawn; a pawn-drop mate is '
              'made (the mated side has won: no moves); a side without moves has lost.',
     'minishogi': 'as shogi on 5x5, promotion on the last rank.',
+    'mini': 'the same game as minishogi (Fairy-Stockfish adds minishogi_variant() under both names).',
+    'kyotoshogi': 'every move of a two-faced piece turns it over, anywhere: "e1e2+" to the promoted face, '
+                  '"a1a2-" back (no move without it); captures go to hand as the plain face; drops either face '
+                  'up, "P@c3" or "+P@c3", on any empty square (no file, mate or immobility rule).',
+    'micro': 'as kyotoshogi on 4x5, but a piece turns over only when it captures (and then must): "c1b2+", '
+             '"a1b2-"; moves without a capture keep the face.',
+    'supply': 'xiangqi; captures leave the game (for the partner\'s board), the hand comes from the position; '
+              'drops "R@e3" on an empty point of ranks 1..5 of the dropping side (advisors in the palace only); '
+              'no drop may give check.',
     'judkins': 'as shogi on 6x6, promotion in the last two ranks.',
     'gorogoro': 'as shogi on 5x6, promotion in the last two ranks.',
     'euroshogi': 'as shogi on 8x8, promotion in the last three ranks compulsory.',
@@ -267,6 +284,16 @@ RULES = {
     'bughouse': ['r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNPbp] w KQkq - 2 3',
                  'r3k2r/ppp2ppp/8/3pp3/8/8/PPPPPPPP/R3K2R[RBNPPqr] b KQkq - 0 8',
                  '4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 40'],
+    # A capture of a flipped piece (back to hand plain), drops either face up, pieces that flip.
+    'kyotoshogi': ['+l1k2/5/2p2/2S2/2K2[NPl] w - - 0 1', '2k2/5/2+s2/1P3/2K2[Ls] w - - 0 1',
+                   '2k2/1+p3/5/3+N1/2K2[SPn] b - - 0 1'],
+    'micro': ['1k2/4/1p2/1+R2/K3[Ll] w - - 0 1', '1k2/1+b2/1P2/4/2K1[PRb] w - - 0 1',
+              'k3/4/1+L2/2p1/3K[Bp] b - - 0 1'],
+    # Holdings from the partner's board: drops on the own half only, advisors in the palace, no
+    # drop that gives check (the rook on the open e-file, the cannon behind a screen).
+    'supply': ['rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPrnbacp] w - - 0 1',
+               '4k4/9/9/9/9/9/9/9/9/3K5[RNC] w - - 0 1', '3k5/9/9/9/9/9/4P4/9/9/4K4[ABCR] w - - 0 1',
+               '4k4/4a4/9/9/9/9/9/9/9/3K5[rcab] b - - 0 1'],
     'xiangqi': ['3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1', '4k4/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1',
                 '3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1', '3k5/9/9/9/9/2B6/3P5/9/9/4K4 w - - 0 1',
                 '3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1', '3k5/9/9/9/9/9/9/4P4/4N4/4K4 w - - 0 1',
@@ -332,6 +359,14 @@ CPW = [  # Chess Programming Wiki, "Perft Results"
 # ranks are drawn here (not by acedrex) under the variant's rules: bishops on opposite colours, the
 # king between the rooks, and for caparandom queen and archbishop on opposite colours too.
 SHUFFLED = {'fischerandom': ('RNBQKBNR', [], 4), 'caparandom': ('RNABQKBCNR', ['QA'], 4)}
+
+
+# Variants whose hands come from the partner's board: their walks from the start never fill a hand,
+# so a few more walks start from full holdings.
+HAND_STARTS = {
+    'supply': 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPrnbacp] w - - 0 1',
+}
+HAND_WALKS = 3
 
 
 def shuffled_start(rng, pieces, colour_pairs):
@@ -411,6 +446,9 @@ def main():
                 b = f'position fen {shuffled_start(rng, pieces, pairs)}'
                 cases += [(f'{v}-shuffled-{k}', [], b)] + [(f'{v}-shuffled-{k}-random-{j}', random_game(fsf, rng, b), b)
                                                           for j in range(1, n)]
+        if v in HAND_STARTS:
+            b = f'position fen {HAND_STARTS[v]}'
+            cases += [(f'{v}-hands-random-{k}', random_game(fsf, rng, b), b) for k in range(1, HAND_WALKS + 1)]
         extra = CASTLING.get(v, [])
         rules = RULES.get(v, [])
         lines = [f'# Perft reference counts for {v}: {source},',
@@ -426,6 +464,8 @@ def main():
                  '# above 9 on wide boards (capablanca "10", courier "1p10", "12"); the en-passant field is set only',
                  '# when an enemy pawn could capture there; perft was run from `position fen <fen>`.',
                  '# Format: "# id <name> [moves <uci moves from the start position>]" then "<fen> ;D1 n ;D2 n ...".']
+        if v in HAND_STARTS:
+            lines += [f'# Then {HAND_WALKS} random walks from full holdings ({HAND_STARTS[v]}; `moves` from there).']
         if v in SHUFFLED:
             lines += [f'# Then {SHUFFLED[v][2]} shuffled starts drawn by the script (seeded), each followed by '
                       f'{SHUFFLED[v][2] - 1} random walks from it (`moves` from that start).']

@@ -952,7 +952,7 @@ fn gui_ranks(pos: &Position, text: &str, by: i32) -> String {
     out
 }
 
-/// Whether a word is meant as a move (`e2e4`, `a11a12r`, `P@e4`), so that a bad one gets `Illegal move`
+/// Whether a word is meant as a move (`e2e4`, `a11a12r`, `P@e4`, `+P@e4`), so that a bad one gets `Illegal move`
 /// rather than `Error (unknown command)`.
 fn looks_like_move(word: &str) -> bool {
     let b = word.as_bytes();
@@ -960,6 +960,7 @@ fn looks_like_move(word: &str) -> bool {
         || word.starts_with("0-0")
         || (b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
         || (b.len() >= 4 && b[0].is_ascii_alphabetic() && b[1] == b'@')
+        || (b.len() >= 5 && b[0] == b'+' && b[2] == b'@')
 }
 
 /// Parses a GUI move. A promotion letter that names no piece of the variant (XBoard's default `q`
