@@ -120,6 +120,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
         regions: Default::default(),
         piece_promotion: None,
         immobile_forbidden: false,
+        eval: Default::default(),
         shuffle: None,
     })
 }

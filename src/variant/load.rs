@@ -201,7 +201,8 @@ fn resolve(
 }
 
 /// The child's statements override the parent's; `piece X` replaces or adds one piece, `piece X -`
-/// removes one. Names, aliases and XBoard names belong to the child alone.
+/// removes one. Names, aliases, XBoard names and `eval` (tuned for one game) belong to the child
+/// alone.
 fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -> VariantSpec {
     let parent_name = parent
         .name
@@ -276,6 +277,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         pass: child.pass.or(parent.pass),
         bikjang: child.bikjang.or(parent.bikjang),
         counting: child.counting.or(parent.counting),
+        // Tuned for the games of one variant: a child's differ, so it starts from the defaults.
+        eval: child.eval,
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }
