@@ -288,6 +288,37 @@ fn promotion_distance(
     out
 }
 
+/// What the evaluation derives from the rules alone, whatever the weights: the sampled mobility of
+/// each piece type per square. Sampling is most of the cost of building [`EvalTables`], so the
+/// tuner samples once and builds tables for many weights from one basis.
+pub struct EvalBasis {
+    game: Arc<Game>,
+    /// Sampled mobility per type, White's and Black's tables.
+    mob: Vec<[Vec<f64>; 2]>,
+}
+
+impl EvalBasis {
+    pub fn new(game: &Arc<Game>) -> EvalBasis {
+        let mut s = scratch(game);
+        let mob = (0..game.tables.pieces.len() as u8)
+            .map(|ty| {
+                let white = mobility(game, &mut s, ty);
+                let black = rotated(game, &white);
+                [white, black]
+            })
+            .collect();
+        EvalBasis {
+            game: game.clone(),
+            mob,
+        }
+    }
+
+    /// The tables for these weights (exactly [`EvalTables::with_weights`]'s).
+    pub fn tables(&self, weights: &EvalWeights) -> EvalTables {
+        EvalTables::build(self, weights)
+    }
+}
+
 impl EvalTables {
     /// Derives everything from the game's tables and the variant's `eval` weights. Takes a few
     /// milliseconds: cache the result.
@@ -298,6 +329,11 @@ impl EvalTables {
     /// As [`EvalTables::new`] with other weights (the tuner's trials). The default weights give
     /// exactly the evaluation derived from the rules alone.
     pub fn with_weights(game: &Arc<Game>, weights: &EvalWeights) -> EvalTables {
+        EvalBasis::new(game).tables(weights)
+    }
+
+    fn build(basis: &EvalBasis, weights: &EvalWeights) -> EvalTables {
+        let game = &basis.game;
         let t = &game.tables;
         // Term scales, as factors for the derived tables (exactly 1.0 at 100).
         let scale = |name: &str| f64::from(weights.term(name).expect("a known term")) / 100.0;
@@ -319,14 +355,7 @@ impl EvalTables {
         let royal: Vec<bool> = t.pieces.iter().map(|p| p.royal).collect();
         let pawn: Vec<bool> = t.pieces.iter().map(|p| p.pawn).collect();
         let mut s = scratch(game);
-        // Sampled mobility per side and type.
-        let mob: Vec<[Vec<f64>; 2]> = (0..types as u8)
-            .map(|ty| {
-                let white = mobility(game, &mut s, ty);
-                let black = rotated(game, &white);
-                [white, black]
-            })
-            .collect();
+        let mob = &basis.mob;
         let value: Vec<i32> = (0..types)
             .map(|ty| {
                 if royal[ty] {

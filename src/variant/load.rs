@@ -314,6 +314,17 @@ pub fn load(name_or_path: &str) -> Result<Variant, LoadError> {
     })
 }
 
+/// The text [`load`] reads for a name or path: a built-in's embedded file, else the file's.
+pub fn source_text(name_or_path: &str) -> Result<String, LoadError> {
+    if let Some((_, text)) = builtin_source(name_or_path) {
+        return Ok(text.to_string());
+    }
+    fs::read_to_string(name_or_path).map_err(|error| LoadError::Read {
+        path: name_or_path.to_string(),
+        error,
+    })
+}
+
 /// The built-in names closest to a mistyped one, for a message: ` (did you mean `a` or `b`?
 /// `acedrex variants` lists them all)`.
 fn suggest(wrong: &str) -> String {
