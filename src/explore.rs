@@ -121,6 +121,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
         piece_promotion: None,
         immobile_forbidden: false,
         rights_by_file: Vec::new(),
+        eval: Default::default(),
         shuffle: None,
     })
 }

@@ -61,6 +61,10 @@ enum Command {
     /// SPRT of a working build against a base build over UCI: game pairs from a suite, pentanomial
     /// Elo and LLR, one game at a time; results appended to a file and resumed from it.
     Sprt(SprtArgs),
+    /// Fit the evaluation's parameters to self-play games (Texel's method): plays games at fixed
+    /// nodes into a data file (resumable), fits, prints the `eval` line, and plays the tuned
+    /// against the untuned evaluation.
+    Tune(TuneArgs),
     /// For each piece of a variant: its Betza, its compiled table and a movement diagram.
     Pieces(PiecesArgs),
 }
@@ -351,6 +355,38 @@ struct SprtArgs {
     no_adjudication: bool,
 }
 
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// A shipped variant's name or alias, or the path of a variant file.
+    #[arg(long)]
+    variant: String,
+    /// Opening suite (default: openings/VARIANT.fen).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Data file: positions of finished games are appended, and read back when the run starts
+    /// again (default: tune-VARIANT.txt).
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Games the data file should hold before the fit.
+    #[arg(long, default_value_t = 200)]
+    games: u64,
+    /// Nodes per move in the games and in the match.
+    #[arg(long, default_value_t = 2000)]
+    nodes: u64,
+    /// At most this many positions enter the fit.
+    #[arg(long, default_value_t = 60_000)]
+    positions: usize,
+    /// Fit passes at most.
+    #[arg(long, default_value_t = 40)]
+    passes: usize,
+    /// Games of the tuned against the untuned evaluation at the end (0: no match).
+    #[arg(long, default_value_t = 100)]
+    match_games: u64,
+    /// Write a copy of the variant file with the fitted `eval` line here.
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+}
+
 /// Where a command starts: a variant, an optional FEN and moves played from it.
 #[derive(clap::Args)]
 struct PositionArgs {
@@ -431,6 +467,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Go(args) => go(args),
         Command::Openings(args) => openings(args),
         Command::Sprt(args) => sprt(args),
+        Command::Tune(args) => tune(args),
         Command::Pieces(args) => pieces(args),
     }
 }
@@ -781,6 +818,65 @@ fn sprt(a: SprtArgs) -> anyhow::Result<ExitCode> {
     };
     let rec = tester::run(&opts)?;
     outln!("{}", rec.report(&opts.sprt))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex tune`: plays, fits, matches; the report and the `eval` line on stdout.
+fn tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
+    use acedrex::lab::tune;
+    let name = acedrex::variant::load(&a.variant).map_or(a.variant.clone(), |v| v.name);
+    let opts = tune::TuneOptions {
+        openings: a
+            .openings
+            .unwrap_or_else(|| PathBuf::from(format!("openings/{name}.fen"))),
+        data: a
+            .data
+            .unwrap_or_else(|| PathBuf::from(format!("tune-{name}.txt"))),
+        variant: a.variant,
+        games: a.games,
+        nodes: a.nodes,
+        positions: a.positions,
+        passes: a.passes,
+        match_games: a.match_games,
+        progress: None,
+    };
+    let r = tune::run(&opts)?;
+    let f = &r.fit;
+    outln!(
+        "{} games, {} positions fitted, {} held out; K {:.3}",
+        r.games,
+        r.positions,
+        r.held_out,
+        f.k
+    )?;
+    let held = if r.held_out > 0 {
+        format!("held out {:.6} -> {:.6}", r.held_before, r.held_after)
+    } else {
+        "nothing held out: every tenth game is".into()
+    };
+    outln!(
+        "error {:.6} -> {:.6} ({held}) after {} passes",
+        f.before,
+        f.after,
+        f.passes
+    )?;
+    let line = r
+        .line
+        .clone()
+        .unwrap_or_else(|| "# no eval line: the derived evaluation fits best".into());
+    outln!("{line}")?;
+    if let Some(m) = &r.matched {
+        outln!("{m}")?;
+    }
+    if let Some(path) = &a.output {
+        let text = acedrex::variant::source_text(&opts.variant)?;
+        let note = format!(
+            "fitted by `acedrex tune` to {} positions of {} games at {} nodes per move (error {:.6} -> {:.6})",
+            r.positions, r.games, opts.nodes, f.before, f.after
+        );
+        let out = tune::with_eval_line(&text, r.line.as_deref().unwrap_or("#"), &note);
+        std::fs::write(path, out).map_err(|e| file_error(path, e))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -110,3 +110,72 @@ fn sprt_plays_pairs_and_resumes() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn tune(dir: &Path, games: u32) -> std::process::Output {
+    Command::new(acedrex())
+        .args(["tune", "--variant", "shatranj"])
+        .arg("--openings")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/shatranj.fen"))
+        .arg("--data")
+        .arg(dir.join("data.txt"))
+        .arg("-o")
+        .arg(dir.join("tuned.txt"))
+        .args(["--games", &games.to_string(), "--nodes", "300"])
+        .args(["--passes", "3", "--match-games", "2"])
+        .output()
+        .unwrap()
+}
+
+/// `acedrex tune` end to end: games appended to the data file and resumed from it, a fit that
+/// does not raise the error, an `eval` line the variant file accepts, a two-game match.
+#[test]
+fn tune_plays_fits_and_resumes() {
+    let dir = scratch("tune");
+    let out = tune(&dir, 2);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = std::fs::read_to_string(dir.join("data.txt")).unwrap();
+    assert!(first.starts_with("# acedrex tune data; variant shatranj\n"));
+    assert_eq!(first.matches("\n# game ").count(), 2, "{first}");
+    let out = tune(&dir, 3);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let second = std::fs::read_to_string(dir.join("data.txt")).unwrap();
+    assert!(second.starts_with(&first), "the second run appends");
+    assert_eq!(second.matches("\n# game ").count(), 3);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("3 games, "), "{stdout}");
+    // error BEFORE -> AFTER: the fit never raises it.
+    let errors: Vec<f64> = stdout
+        .split_once("error ")
+        .unwrap()
+        .1
+        .split_whitespace()
+        .take(3)
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(errors.len() == 2 && errors[1] <= errors[0], "{stdout}");
+    assert!(
+        stdout.contains("tuned against untuned: 2 games"),
+        "{stdout}"
+    );
+    let tuned = std::fs::read_to_string(dir.join("tuned.txt")).unwrap();
+    let line = stdout.lines().find(|l| l.starts_with("eval ")).unwrap();
+    assert!(tuned.ends_with(&format!("{line}\n")), "{tuned}");
+    let v = acedrex::variant::parse_variant("tuned.txt", &tuned).unwrap();
+    assert_eq!(v.eval.line().as_deref(), Some(line));
+    // A data file of another variant is refused.
+    let out = Command::new(acedrex())
+        .args(["tune", "--variant", "chess", "--data"])
+        .arg(dir.join("data.txt"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not the data of `chess`"));
+}

@@ -9,7 +9,8 @@ use crate::legs::Stop;
 use crate::piece::enemy_mask;
 use crate::position::{Kind, Move, MoveKind, Piece, Position, Side};
 use crate::variant::{
-    BareKing, CastlingRules, EndRules, Outcome, PieceDef, Promotion, PromotionTarget, Variant,
+    BareKing, CastlingRules, EndRules, EvalWeights, Outcome, PieceDef, Promotion, PromotionTarget,
+    Variant,
 };
 use std::sync::{Arc, OnceLock};
 
@@ -22,7 +23,7 @@ const SPAN: usize = (cell(15, 15) - BASE + 1) as usize;
 const DENSITY: f64 = 0.25;
 const SAMPLES: usize = 12;
 /// Side to move bonus.
-const TEMPO: i32 = 12;
+pub const TEMPO: i32 = 12;
 
 /// Per-game evaluation data. Build once per [`Game`] and share.
 #[derive(Debug)]
@@ -45,6 +46,8 @@ pub struct EvalTables {
     /// the counter does not follow (pawns, royal pieces, paths with conditions).
     mob_base: Vec<i16>,
     mob_weight: Vec<(i32, i32)>,
+    /// Percent of the danger and shield terms (`eval king=N`).
+    king_percent: i64,
 }
 
 /// How far the evaluation with mobility may lie from the one without, for lazy evaluation.
@@ -199,6 +202,7 @@ fn calibration() -> (f64, f64) {
             piece_promotion: None,
             immobile_forbidden: false,
             rights_by_file: Vec::new(),
+            eval: Default::default(),
             shuffle: None,
         };
         let game = Game::new(v);
@@ -285,27 +289,81 @@ fn promotion_distance(
     out
 }
 
-impl EvalTables {
-    /// Derives everything from the game's tables. Takes a few milliseconds: cache the result.
-    pub fn new(game: &Arc<Game>) -> EvalTables {
-        let t = &game.tables;
-        let types = t.pieces.len();
-        let (files, ranks) = (t.files, t.ranks);
-        let royal: Vec<bool> = t.pieces.iter().map(|p| p.royal).collect();
-        let pawn: Vec<bool> = t.pieces.iter().map(|p| p.pawn).collect();
+/// What the evaluation derives from the rules alone, whatever the weights: the sampled mobility of
+/// each piece type per square. Sampling is most of the cost of building [`EvalTables`], so the
+/// tuner samples once and builds tables for many weights from one basis.
+pub struct EvalBasis {
+    game: Arc<Game>,
+    /// Sampled mobility per type, White's and Black's tables.
+    mob: Vec<[Vec<f64>; 2]>,
+}
+
+impl EvalBasis {
+    pub fn new(game: &Arc<Game>) -> EvalBasis {
         let mut s = scratch(game);
-        // Sampled mobility per side and type.
-        let mob: Vec<[Vec<f64>; 2]> = (0..types as u8)
+        let mob = (0..game.tables.pieces.len() as u8)
             .map(|ty| {
                 let white = mobility(game, &mut s, ty);
                 let black = rotated(game, &white);
                 [white, black]
             })
             .collect();
+        EvalBasis {
+            game: game.clone(),
+            mob,
+        }
+    }
+
+    /// The tables for these weights (exactly [`EvalTables::with_weights`]'s).
+    pub fn tables(&self, weights: &EvalWeights) -> EvalTables {
+        EvalTables::build(self, weights)
+    }
+}
+
+impl EvalTables {
+    /// Derives everything from the game's tables and the variant's `eval` weights. Takes a few
+    /// milliseconds: cache the result.
+    pub fn new(game: &Arc<Game>) -> EvalTables {
+        EvalTables::with_weights(game, &game.variant.eval)
+    }
+
+    /// As [`EvalTables::new`] with other weights (the tuner's trials). The default weights give
+    /// exactly the evaluation derived from the rules alone.
+    pub fn with_weights(game: &Arc<Game>, weights: &EvalWeights) -> EvalTables {
+        EvalBasis::new(game).tables(weights)
+    }
+
+    fn build(basis: &EvalBasis, weights: &EvalWeights) -> EvalTables {
+        let game = &basis.game;
+        let t = &game.tables;
+        // Term scales, as factors for the derived tables (exactly 1.0 at 100).
+        let scale = |name: &str| f64::from(weights.term(name).expect("a known term")) / 100.0;
+        let (psq_scale, mob_scale, king_scale, promo_scale) = (
+            scale("psq"),
+            scale("mobility"),
+            scale("king"),
+            scale("promotion"),
+        );
+        // Material per type, (mg, eg), where `eval` gives it.
+        let material: Vec<Option<(i32, i32)>> = game
+            .variant
+            .pieces
+            .iter()
+            .map(|p| weights.material_of(p.letter))
+            .collect();
+        let types = t.pieces.len();
+        let (files, ranks) = (t.files, t.ranks);
+        let royal: Vec<bool> = t.pieces.iter().map(|p| p.royal).collect();
+        let pawn: Vec<bool> = t.pieces.iter().map(|p| p.pawn).collect();
+        let mut s = scratch(game);
+        let mob = &basis.mob;
         let value: Vec<i32> = (0..types)
             .map(|ty| {
                 if royal[ty] {
                     0
+                } else if let Some((mg, eg)) = material[ty] {
+                    // One figure for exchanges, the phase and what follows from a value.
+                    (mg + eg) / 2
                 } else if let Some(v) = game.variant.pieces[ty].value {
                     v
                 } else if pawn[ty] {
@@ -339,7 +397,7 @@ impl EvalTables {
                 }
                 // One more square is worth more to a piece that has few.
                 let mean = board_mean(game, &mob[ty][0]).max(1.0);
-                let w = (MOBILITY * value[ty] as f64 / mean).clamp(1.0, 16.0);
+                let w = (MOBILITY * value[ty] as f64 / mean).clamp(1.0, 16.0) * mob_scale;
                 ((w * 0.8).round() as i32, w.round() as i32)
             })
             .collect();
@@ -357,14 +415,17 @@ impl EvalTables {
                         let c = cell(f, r);
                         let i = (c - BASE) as usize;
                         let v = value[ty] as f64;
+                        let (vm, ve) =
+                            material[ty].map_or((v, v), |(mg, eg)| (mg.into(), eg.into()));
                         let rel = (m[i] - mean) / mean;
                         let (mg, eg) = if royal[ty] {
                             // Stay home while the enemy has pieces, centralise in the endgame.
                             let home = if side == 0 { r } else { ranks - 1 - r } as f64;
                             (
-                                -12.0 * home.min(3.0) - 4.0 * (home - 3.0).max(0.0)
-                                    + 2.0 * centre(c),
-                                8.0 * centre(c),
+                                (-12.0 * home.min(3.0) - 4.0 * (home - 3.0).max(0.0)
+                                    + 2.0 * centre(c))
+                                    * king_scale,
+                                8.0 * centre(c) * king_scale,
                             )
                         } else if let Some(p) = &promo {
                             let (d, to) = p[i];
@@ -372,13 +433,13 @@ impl EvalTables {
                             let eg = if d == u8::MAX {
                                 0.0
                             } else {
-                                gain * 0.35 * 0.6f64.powi(d as i32 - 1)
+                                gain * 0.35 * 0.6f64.powi(d as i32 - 1) * promo_scale
                             };
                             // A little centre for pawns too: central pawns control more.
-                            (v + eg * 0.4 + 3.0 * rel * 10.0, v + eg)
+                            (vm + eg * 0.4 + 3.0 * rel * 10.0 * psq_scale, ve + eg)
                         } else {
-                            let pst = (0.15 * v * rel).clamp(-60.0, 60.0);
-                            (v + pst, v + pst * 0.6)
+                            let pst = (0.15 * v * rel).clamp(-60.0, 60.0) * psq_scale;
+                            (vm + pst, ve + pst * 0.6)
                         };
                         psq[(side * types + ty) * SPAN + i] =
                             (mg.round() as i16, eg.round() as i16);
@@ -404,6 +465,7 @@ impl EvalTables {
             phase_total,
             bare_king: game.variant.end.bare_king != BareKing::Off,
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
+            king_percent: weights.term("king").expect("a known term").into(),
             mob_base,
             mob_weight,
         }
@@ -610,9 +672,8 @@ impl EvalTables {
             } else {
                 (0, 0)
             };
-            let mg = st.mg[side] as i64 - (danger * danger / 4).min(400)
-                + 8 * st.shield[side].min(3) as i64
-                + pmg as i64;
+            let king = 8 * st.shield[side].min(3) as i64 - (danger * danger / 4).min(400);
+            let mg = st.mg[side] as i64 + king * self.king_percent / 100 + pmg as i64;
             let eg = st.eg[side] as i64 + peg as i64;
             let s = (mg * phase + eg * (total - phase)) / total;
             score += if side == 0 { s } else { -s } as i32;

@@ -1,12 +1,14 @@
 //! The strength lab: balanced opening suites ([`openings`]), match statistics with the pentanomial
 //! model and the SPRT ([`stats`]), UCI engines as child processes ([`uci`]) and the self-play
-//! tester that plays a working build against a base build from a suite ([`tester`]). The referee
+//! tester that plays a working build against a base build from a suite ([`tester`]), and the
+//! tuner that fits the evaluation's parameters to self-play games ([`tune`]). The referee
 //! is the library's own rules: every move is checked by the move generator and every game end is
 //! the variant's.
 
 pub mod openings;
 pub mod stats;
 pub mod tester;
+pub mod tune;
 pub mod uci;
 
 use std::path::Path;

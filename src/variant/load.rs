@@ -201,7 +201,8 @@ fn resolve(
 }
 
 /// The child's statements override the parent's; `piece X` replaces or adds one piece, `piece X -`
-/// removes one. Names, aliases and XBoard names belong to the child alone.
+/// removes one. Names, aliases, XBoard names and `eval` (tuned for one game) belong to the child
+/// alone.
 fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -> VariantSpec {
     let parent_name = parent
         .name
@@ -280,6 +281,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         pass: child.pass.or(parent.pass),
         bikjang: child.bikjang.or(parent.bikjang),
         counting: child.counting.or(parent.counting),
+        // Tuned for the games of one variant: a child's differ, so it starts from the defaults.
+        eval: child.eval,
         broken_keys: child.broken_keys,
         broken_pieces: child.broken_pieces,
     }
@@ -312,6 +315,17 @@ pub fn load(name_or_path: &str) -> Result<Variant, LoadError> {
     }
     Err(LoadError::Unknown {
         name: name_or_path.to_string(),
+    })
+}
+
+/// The text [`load`] reads for a name or path: a built-in's embedded file, else the file's.
+pub fn source_text(name_or_path: &str) -> Result<String, LoadError> {
+    if let Some((_, text)) = builtin_source(name_or_path) {
+        return Ok(text.to_string());
+    }
+    fs::read_to_string(name_or_path).map_err(|error| LoadError::Read {
+        path: name_or_path.to_string(),
+        error,
     })
 }
 

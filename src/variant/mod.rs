@@ -18,12 +18,12 @@ mod validate;
 mod tests;
 
 pub use diag::{Diagnostic, Source, Span, Spanned, render};
-pub use load::{LoadError, builtin, builtin_names, check_files, load, parse_variant};
+pub use load::{LoadError, builtin, builtin_names, check_files, load, parse_variant, source_text};
 pub use model::*;
 pub use parse::{KEYS, parse_spec};
 pub use shuffle::{Shuffle, ShuffleError};
 pub use spec::*;
-pub use validate::{MAX_BOARD, validate};
+pub use validate::{MAX_BOARD, MAX_EVAL_MATERIAL, MAX_EVAL_PERCENT, validate};
 
 /// The comment block every shipped variant file opens with: the format's keys in brief, one source
 /// for all of them (`tests/variant_files.rs` checks the files against it and rewrites them with

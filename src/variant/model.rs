@@ -43,6 +43,67 @@ pub struct Variant {
     /// `rights-by-file`: the kinds whose unmoved pieces on the back rank the rights field names by
     /// file letter (Fairy-Stockfish's `DEde`), read and written so.
     pub rights_by_file: Vec<char>,
+    /// Evaluation parameters (`eval`); the default derives everything from the rules.
+    pub eval: EvalWeights,
+}
+
+/// The generic terms `eval TERM=PERCENT` scales, in the order [`EvalWeights::terms`] keeps them.
+pub const EVAL_TERMS: &[&str] = &["psq", "mobility", "king", "promotion"];
+
+/// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
+/// (no `eval` line) is the evaluation derived from the rules alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// (piece letter, middlegame, endgame) material in centipawns, replacing the piece's `value`
+    /// (or the value estimated from its mobility); never a royal piece.
+    pub material: Vec<(char, i32, i32)>,
+    /// Percent of each term of [`EVAL_TERMS`], 100 as derived: `psq` the square term derived from
+    /// mobility per square, `mobility` the mobility weights, `king` the royal piece's square
+    /// table, the danger near it and its pawn shield, `promotion` the value of pawn advancement.
+    pub terms: [i32; 4],
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            material: Vec::new(),
+            terms: [100; 4],
+        }
+    }
+}
+
+impl EvalWeights {
+    /// The percent of a term by name; None for a name not in [`EVAL_TERMS`].
+    pub fn term(&self, name: &str) -> Option<i32> {
+        EVAL_TERMS
+            .iter()
+            .position(|&t| t == name)
+            .map(|i| self.terms[i])
+    }
+
+    /// The middlegame and endgame material given for a piece letter.
+    pub fn material_of(&self, letter: char) -> Option<(i32, i32)> {
+        self.material
+            .iter()
+            .find(|m| m.0 == letter)
+            .map(|&(_, mg, eg)| (mg, eg))
+    }
+
+    /// The `eval` line that gives these weights (terms at 100 left out); None when every weight
+    /// is the default.
+    pub fn line(&self) -> Option<String> {
+        let mut tokens: Vec<String> = self
+            .material
+            .iter()
+            .map(|(l, mg, eg)| format!("{l}={mg}/{eg}"))
+            .collect();
+        for (name, &p) in EVAL_TERMS.iter().zip(&self.terms) {
+            if p != 100 {
+                tokens.push(format!("{name}={p}"));
+            }
+        }
+        (!tokens.is_empty()).then(|| format!("eval {}", tokens.join(" ")))
+    }
 }
 
 /// `piece-promotion`: a piece with a promoted form may promote on a move that starts or ends in

@@ -3,7 +3,7 @@
 //! A bad line is reported and skipped, so one run reports every line that is wrong.
 
 use super::diag::{Diagnostic, Source, Span, Spanned};
-use super::model::{BareKing, DiceNoMove, Outcome, RoyalLoss};
+use super::model::{BareKing, DiceNoMove, EVAL_TERMS, Outcome, RoyalLoss};
 use super::spec::*;
 use nom::{
     IResult, Offset, Parser,
@@ -61,6 +61,7 @@ pub const KEYS: &[&str] = &[
     "counting",
     "rights-by-file",
     "royal-in-check",
+    "eval",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -125,6 +126,9 @@ fn usage(key: &str) -> &'static str {
         "counting" => "`counting LETTER=N... [bonus N]|off`, e.g. `counting R=13 C=7 bonus 1`",
         "rights-by-file" => "`rights-by-file LETTERS`, e.g. `rights-by-file KM`",
         "royal-in-check" => "`royal-in-check moves|takes-checker`",
+        "eval" => {
+            "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion, e.g. `eval N=310/290 mobility=120`"
+        }
         _ => "a known key",
     }
 }
@@ -616,6 +620,7 @@ impl FileParser {
                 s.bikjang = Some(keyword(&args[0], "bikjang rule", &options)?);
             }
             "counting" => s.counting = Some(counting(key_tok, args)?),
+            "eval" => s.eval = Some(eval(key_tok, args)?),
             _ => unreachable!("every key in KEYS has a handler"),
         }
         Ok(())
@@ -844,6 +849,63 @@ fn piece_body(key_tok: &Tok, args: &[Tok]) -> Res<Option<PieceBody>> {
         no_jump_over,
         no_capture,
     }))
+}
+
+/// `eval TOKEN...`: `LETTER=MG/EG` or `TERM=PERCENT`.
+fn eval(key_tok: &Tok, args: &[Tok]) -> Res<EvalSpec> {
+    count("eval", key_tok, args, 1, usize::MAX)?;
+    let mut spec = EvalSpec {
+        material: Vec::new(),
+        terms: Vec::new(),
+    };
+    for t in args {
+        let Some((name, number)) = t.text.split_once('=') else {
+            return Err(t.span.error(format!(
+                "`{}` is not an evaluation parameter: expected {}",
+                t.text,
+                usage("eval")
+            )));
+        };
+        let value_at = t.span.sub(name.len() + 1, number.len().max(1));
+        let mut chars = name.chars();
+        if let (Some(c), None) = (chars.next(), chars.next())
+            && c.is_ascii_uppercase()
+        {
+            let parsed = number
+                .split_once('/')
+                .and_then(|(mg, eg)| Some((mg.parse::<i32>().ok()?, eg.parse::<i32>().ok()?)));
+            let Some((mg, eg)) = parsed else {
+                return Err(value_at.error(format!(
+                    "`{number}` is not a piece's material: expected MG/EG, the middlegame and endgame centipawns, e.g. `{c}=310/290`"
+                )));
+            };
+            let letter = Spanned {
+                value: c,
+                span: t.span.sub(0, 1),
+            };
+            spec.material.push((letter, mg, eg));
+            continue;
+        }
+        if !EVAL_TERMS.contains(&name) {
+            return Err(t.span.sub(0, name.len().max(1)).error(format!(
+                "`{name}` is neither a piece letter nor an evaluation term: expected an upper-case letter or one of {}",
+                EVAL_TERMS.join(" ")
+            )));
+        }
+        let percent = number.parse::<i32>().map_err(|_| {
+            value_at.error(format!(
+                "`{number}` is not a percentage: expected an integer, 100 for the derived term, e.g. `{name}=120`"
+            ))
+        })?;
+        spec.terms.push((
+            Spanned {
+                value: name.to_string(),
+                span: t.span.sub(0, name.len()),
+            },
+            percent,
+        ));
+    }
+    Ok(spec)
 }
 
 /// `counting LETTER=N... [bonus N]`.

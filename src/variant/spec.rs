@@ -74,6 +74,8 @@ pub struct VariantSpec {
     /// `bikjang yes|no`.
     pub bikjang: Option<Spanned<bool>>,
     pub counting: Option<CountingSpec>,
+    /// `eval TOKEN...`: tuned evaluation parameters.
+    pub eval: Option<EvalSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
     /// board" after a malformed `board` line), since the parser has already reported them.
     pub broken_keys: BTreeSet<&'static str>,
@@ -130,6 +132,7 @@ impl VariantSpec {
             pass: None,
             bikjang: None,
             counting: None,
+            eval: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
         }
@@ -297,4 +300,14 @@ pub struct CountingSpec {
     /// (letter, points) as written, each with its token's place.
     pub points: Vec<(Spanned<char>, i32)>,
     pub bonus: i32,
+}
+
+/// `eval TOKEN...`: evaluation parameters, each token `L=MG/EG` (a piece's middlegame and endgame
+/// material in centipawns) or `TERM=PERCENT` (a generic term scaled, 100 as derived).
+#[derive(Clone, Debug)]
+pub struct EvalSpec {
+    /// (letter, middlegame, endgame) as written, the letter's place in its token.
+    pub material: Vec<(Spanned<char>, i32, i32)>,
+    /// (term, percent), the term's place in its token.
+    pub terms: Vec<(Spanned<String>, i32)>,
 }

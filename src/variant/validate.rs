@@ -13,6 +13,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The largest board either way: square indices must fit a `u8` (16x16 = 256).
 pub const MAX_BOARD: u32 = 16;
+/// The most material `eval` may give a piece: the square tables hold `i16` centipawns.
+pub const MAX_EVAL_MATERIAL: i32 = 20_000;
+/// The largest scale of an `eval` term, in percent.
+pub const MAX_EVAL_PERCENT: i32 = 1_000;
 
 /// Validates a spec whose inheritance is already resolved (see `parse_variant`).
 pub fn validate(spec: &VariantSpec) -> Result<Variant, Vec<Diagnostic>> {
@@ -111,6 +115,7 @@ impl Checker<'_> {
                 "`royal-in-check takes-checker` without a royal piece: expected a piece type flagged `royal`",
             );
         }
+        let eval = self.eval(&declared, &royals);
 
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
@@ -170,6 +175,7 @@ impl Checker<'_> {
             piece_promotion: piece_promotion?,
             immobile_forbidden: spec.immobile_forbidden.as_ref().is_some_and(|i| i.value),
             rights_by_file: rights_by_file?,
+            eval: eval?,
         })
     }
 
@@ -561,6 +567,72 @@ impl Checker<'_> {
     }
 
     /// `lion-trade LETTERS [over LETTERS]`: declared pieces.
+    /// `eval`: material for declared, non-royal pieces, each piece and term once, in range.
+    fn eval(&mut self, declared: &BTreeSet<char>, royals: &[char]) -> Option<EvalWeights> {
+        let Some(e) = &self.spec.eval else {
+            return Some(EvalWeights::default());
+        };
+        let before = self.diags.len();
+        let mut w = EvalWeights::default();
+        for (l, mg, eg) in &e.material {
+            let letter = l.value;
+            if !declared.contains(&letter) {
+                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                self.err(
+                    &l.span,
+                    format!("`{letter}` in `eval` is not a declared piece letter: expected upper-case letters from{list}"),
+                );
+            } else if royals.contains(&letter) {
+                self.err(
+                    &l.span,
+                    format!("`{letter}` in `eval` is a royal piece, which has no material: expected a piece that can be traded"),
+                );
+            } else if w.material_of(letter).is_some() {
+                self.err(
+                    &l.span,
+                    format!("`{letter}` is given twice in `eval`: expected each piece letter once"),
+                );
+            } else if ![mg, eg]
+                .iter()
+                .all(|v| (1..=MAX_EVAL_MATERIAL).contains(*v))
+            {
+                self.err(
+                    &l.span,
+                    format!("material {mg}/{eg} for `{letter}`: expected 1 to {MAX_EVAL_MATERIAL} centipawns each"),
+                );
+            } else {
+                w.material.push((letter, *mg, *eg));
+            }
+        }
+        let mut seen = [false; EVAL_TERMS.len()];
+        for (name, percent) in &e.terms {
+            let i = EVAL_TERMS
+                .iter()
+                .position(|&t| t == name.value)
+                .expect("the parser keeps known terms only");
+            if seen[i] {
+                self.err(
+                    &name.span,
+                    format!(
+                        "`{}` is given twice in `eval`: expected each term once",
+                        name.value
+                    ),
+                );
+            } else if !(0..=MAX_EVAL_PERCENT).contains(percent) {
+                self.err(
+                    &name.span,
+                    format!(
+                        "`{}={percent}`: expected a percentage from 0 to {MAX_EVAL_PERCENT}",
+                        name.value
+                    ),
+                );
+            }
+            seen[i] = true;
+            w.terms[i] = *percent;
+        }
+        (self.diags.len() == before).then_some(w)
+    }
+
     fn lion_trade(
         &mut self,
         declared: &BTreeSet<char>,

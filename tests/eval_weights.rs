@@ -1,0 +1,198 @@
+//! The `eval` key: evaluation parameters as data in the variant file. Without it the evaluation is
+//! the one derived from the rules; with it, each token changes exactly the term it names.
+
+mod common;
+
+use acedrex::eval::{EvalTables, TEMPO};
+use acedrex::game::Game;
+use acedrex::position::Position;
+use acedrex::variant::{EvalWeights, parse_variant};
+use common::assert_positioned_errors;
+use std::sync::Arc;
+
+/// A small chess-like game, with `extra` appended to the file.
+fn small(extra: &str) -> Arc<Game> {
+    let text = format!(
+        "variant t\nboard 8x8\npiece K king K royal\npiece N knight N value 300\npiece R rook R value 500\n\
+         piece P pawn fmWfcF value 100\nstart 4k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K1NR w - - 0 1\n\
+         promotion P choice NR\n{extra}"
+    );
+    Game::new(parse_variant("t.txt", &text).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
+/// Positions along a fixed pseudo-random game, for comparing evaluations.
+fn positions(game: &Arc<Game>, plies: usize) -> Vec<Position> {
+    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut pos = Position::start(game);
+    let mut out = vec![pos.clone()];
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_end().is_some() {
+            break;
+        }
+        pos.make(moves[rng.below(moves.len())]);
+        out.push(pos.clone());
+    }
+    out
+}
+
+#[test]
+fn the_line_parses_into_weights_and_prints_back() {
+    let g = small("eval N=310/290 R=480/520 mobility=120 king=0\n");
+    let w = &g.variant.eval;
+    assert_eq!(w.material, vec![('N', 310, 290), ('R', 480, 520)]);
+    assert_eq!(w.term("mobility"), Some(120));
+    assert_eq!(w.term("king"), Some(0));
+    assert_eq!(w.term("psq"), Some(100));
+    assert_eq!(
+        w.line().as_deref(),
+        Some("eval N=310/290 R=480/520 mobility=120 king=0")
+    );
+    assert_eq!(small("").variant.eval, EvalWeights::default());
+    assert_eq!(EvalWeights::default().line(), None);
+}
+
+/// Stating the derived values and 100 % everywhere is the evaluation without the key, exactly.
+#[test]
+fn the_defaults_written_out_change_nothing() {
+    let plain = small("");
+    let stated =
+        small("eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100\n");
+    let (a, b) = (EvalTables::new(&plain), EvalTables::new(&stated));
+    let (pa, pb) = (positions(&plain, 120), positions(&stated, 120));
+    assert!(pa.len() > 40);
+    for (x, y) in pa.iter().zip(&pb) {
+        assert_eq!(x.fen(), y.fen());
+        assert_eq!(a.evaluate(x), b.evaluate(y), "{}", x.fen());
+    }
+    // And `with_weights` with the defaults is `new` for a shipped variant.
+    let capa = common::game("capablanca");
+    let (n, d) = (
+        EvalTables::new(&capa),
+        EvalTables::with_weights(&capa, &EvalWeights::default()),
+    );
+    for p in positions(&capa, 80) {
+        assert_eq!(n.evaluate(&p), d.evaluate(&p), "{}", p.fen());
+    }
+}
+
+/// With every term at 0 only material and the tempo remain, and the material is the line's.
+#[test]
+fn terms_at_zero_leave_the_material_of_the_line() {
+    let g = small("eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0\n");
+    let et = EvalTables::new(&g);
+    let worth = |c: char| match c.to_ascii_uppercase() {
+        'N' => 400,
+        'R' => 450,
+        'P' => 90,
+        _ => 0,
+    };
+    let mut distinct = std::collections::BTreeSet::new();
+    for pos in positions(&g, 150) {
+        let placement = pos.fen();
+        let board = placement.split(' ').next().unwrap();
+        let white: i32 = board
+            .chars()
+            .filter(char::is_ascii_uppercase)
+            .map(worth)
+            .sum();
+        let black: i32 = board
+            .chars()
+            .filter(char::is_ascii_lowercase)
+            .map(worth)
+            .sum();
+        let sign = pos.side_to_move().sign();
+        assert_eq!(
+            et.evaluate(&pos),
+            sign * (white - black) + TEMPO,
+            "{placement}"
+        );
+        distinct.insert(white - black);
+    }
+    assert!(
+        distinct.len() >= 3,
+        "the walk should trade material: {distinct:?}"
+    );
+    // The same positions with the derived terms evaluate otherwise.
+    let derived = EvalTables::new(&small(""));
+    let differ = positions(&g, 150)
+        .iter()
+        .filter(|p| derived.evaluate(p) != et.evaluate(p))
+        .count();
+    assert!(differ > 100, "{differ}");
+}
+
+/// Each term scales what it names: doubling mobility moves the evaluation of a position where the
+/// pieces are more mobile than usual, halving the king term halves the king's square table.
+#[test]
+fn each_term_moves_the_evaluation() {
+    let base = EvalTables::new(&small(""));
+    let pos_of = |g: &Arc<Game>| positions(g, 60);
+    for term in ["psq", "mobility", "king", "promotion"] {
+        let g = small(&format!("eval {term}=300\n"));
+        let et = EvalTables::new(&g);
+        let moved = pos_of(&g)
+            .iter()
+            .filter(|p| et.evaluate(p) != base.evaluate(p))
+            .count();
+        assert!(moved > 0, "{term}=300 changed no evaluation");
+    }
+}
+
+#[test]
+fn bad_lines_are_refused_with_places() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece N knight N\n\
+                start 4k3/8/8/8/8/8/8/1N2K3 w - - 0 1\n";
+    assert_positioned_errors(
+        base,
+        &[
+            ("eval", "t.txt:6:6", "a value is missing for `eval`"),
+            ("eval N=300", "t.txt:6:8", "`300` is not a piece's material"),
+            ("eval N=a/3", "t.txt:6:8", "`a/3` is not a piece's material"),
+            ("eval N", "t.txt:6:6", "`N` is not an evaluation parameter"),
+            (
+                "eval speed=100",
+                "t.txt:6:6",
+                "`speed` is neither a piece letter nor an evaluation term",
+            ),
+            ("eval psq=x", "t.txt:6:10", "`x` is not a percentage"),
+            (
+                "eval Q=900/900",
+                "t.txt:6:6",
+                "`Q` in `eval` is not a declared piece letter",
+            ),
+            (
+                "eval K=100/100",
+                "t.txt:6:6",
+                "`K` in `eval` is a royal piece",
+            ),
+            (
+                "eval N=300/300 N=310/310",
+                "t.txt:6:16",
+                "`N` is given twice in `eval`",
+            ),
+            (
+                "eval N=0/300",
+                "t.txt:6:6",
+                "material 0/300 for `N`: expected 1 to 20000",
+            ),
+            ("eval N=300/20001", "t.txt:6:6", "expected 1 to 20000"),
+            (
+                "eval king=50 king=60",
+                "t.txt:6:14",
+                "`king` is given twice in `eval`",
+            ),
+            (
+                "eval mobility=-1",
+                "t.txt:6:6",
+                "`mobility=-1`: expected a percentage from 0 to 1000",
+            ),
+            (
+                "eval psq=1001",
+                "t.txt:6:6",
+                "expected a percentage from 0 to 1000",
+            ),
+            ("eval psq=100\neval king=100", "t.txt:7:1", "once"),
+        ],
+    );
+}
