@@ -65,8 +65,9 @@ fn the_defaults_written_out_change_nothing() {
         assert_eq!(x.fen(), y.fen());
         assert_eq!(a.evaluate(x), b.evaluate(y), "{}", x.fen());
     }
-    // And `with_weights` with the defaults is `new` for a shipped variant.
-    let capa = common::game("capablanca");
+    // And `with_weights` with the defaults is `new` for a shipped variant without the key.
+    let capa = common::game("chess");
+    assert_eq!(capa.variant.eval, EvalWeights::default());
     let (n, d) = (
         EvalTables::new(&capa),
         EvalTables::with_weights(&capa, &EvalWeights::default()),
