@@ -37,6 +37,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("great", "great"),
     ("light-brigade", "light-brigade"),
     ("team-mate", "team-mate"),
+    ("bifurcator", "bifurcator"),
     ("ciccolini", "ciccolini"),
     ("mexican", "mexican"),
     ("roman", "roman"),
@@ -411,8 +412,7 @@ fn duple_two_kings_attacked_are_check_and_may_be_mate() {
 }
 
 /// Every `Game:` name of fmax.ini is a variant acedrex answers to, by that name or as `fmax-NAME`,
-/// but for the two it cannot play yet: seirawan (gating) and the bifurcator (its sliders hop only
-/// over own pieces, XBetza's `t`).
+/// but for the one it cannot play yet: seirawan (gating).
 #[test]
 fn every_fairy_max_name_is_answered() {
     let Ok(ini) = std::fs::read_to_string("/usr/share/games/fairymax/fmax.ini") else {
@@ -444,8 +444,8 @@ fn every_fairy_max_name_is_answered() {
             unanswered.push(lower);
         }
     }
-    assert_eq!(unanswered, ["seirawan", "bifurcator"]);
-    assert_eq!(answered, 41, "43 blocks, two of them unanswered");
+    assert_eq!(unanswered, ["seirawan"]);
+    assert_eq!(answered, 42, "43 blocks, one of them unanswered");
 }
 
 /// Every entry of the table is a shipped variant and a `Game:` block of fmax.ini, named by the
@@ -478,4 +478,26 @@ fn every_listed_game_is_a_fairy_max_block() {
         });
         assert!(found, "{name}: no `Game: {block}` block");
     }
+}
+
+/// The bifurcator's rook (`RtgabyabsR`, a tame hop): from h1, blocked at once by its own h2 pawn,
+/// it splits on its own square and runs the g2-c6 diagonal (Fairy-Max accepts `h1c6` after
+/// `g2g4 e7e6`). The split needs an own piece: the rook on c6 does not split at the black c7
+/// pawn, so it gives no check along d7-e8 and Black may play `d7d6` (Fairy-Max's answer too).
+#[test]
+fn bifurcators_split_at_own_pieces_only() {
+    let g = game("bifurcator");
+    let mut pos = Position::start(&g);
+    for m in ["g2g4", "e7e6"] {
+        let mv = pos.parse_move(m).expect("legal");
+        pos.make(mv);
+    }
+    assert!(fairymax_moves(&mut pos).contains(&"h1c6".to_string()));
+    let mv = pos.parse_move("h1c6").expect("legal");
+    pos.make(mv);
+    let moves = fairymax_moves(&mut pos);
+    for m in ["d7d5", "d7d6", "e8e7"] {
+        assert!(moves.contains(&m.to_string()), "{m}: {moves:?}");
+    }
+    assert!(!pos.in_check());
 }

@@ -47,6 +47,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("great", &[]),
     ("light-brigade", &[]),
     ("team-mate", &[]),
+    ("bifurcator", &[]),
     ("ciccolini", &[]),
     ("mexican", &[]),
     ("roman", &[]),

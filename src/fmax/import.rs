@@ -489,9 +489,11 @@ fn cast_pieces(types: &[FmType], uses: &Uses, notes: &Notes) -> Result<Cast, Imp
         }
         let betza = match decompile(&rays, t <= 2) {
             Ok(b) => b,
-            // A multi-path ray (the Falcon) has no ray reading here; the block's own XBetza note
-            // for the piece says what it does.
-            Err(DecompileError::MultiPath(_)) if notes.get(types[t].letter, white).is_some() => {
+            // A multi-path ray (the Falcon) and a tame hop that turns (the bifurcators) have no
+            // ray reading here; the block's own XBetza note for the piece says what it does.
+            Err(DecompileError::MultiPath(_) | DecompileError::Bifurcator(_))
+                if notes.get(types[t].letter, white).is_some() =>
+            {
                 notes
                     .get(types[t].letter, white)
                     .expect("checked")
@@ -978,6 +980,9 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
                 let kind = if l2 & 4 != 0 { "g" } else { "p" };
                 add("", format!("{}{kind}", stop_letters(l2)), u, "0".into());
             }
+            // Hopper bits 0x800 (an own platform) and 0x400 (turn one step before it): the
+            // bifurcators' tame hops, read from the block's note.
+            8..=11 if tog & 8 != 0 => return Err(DecompileError::Bifurcator(ray)),
             4 => match tog {
                 2 if pawn && count == 0 => add("i", "mn".into(), (2 * u.0, 2 * u.1), String::new()),
                 2 if pawn && count == 1 => add("i", "mn".into(), (3 * u.0, 3 * u.1), String::new()),

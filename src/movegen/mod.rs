@@ -928,6 +928,7 @@ impl Walker<'_> {
                     Cont::Never => false,
                     Cont::Empty => c.is_empty(),
                     Cont::Occupied => c.is_occupied(),
+                    Cont::Own => c.bits() & self.own != 0,
                     Cont::Any => true,
                     Cont::Take { enemy, own, empty } => {
                         let take = (enemy && c.bits() & self.enemy != 0)
