@@ -68,6 +68,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "janggitraditional",
     "janggimodern",
     "janggicasual",
+    "seirawan",
 ];
 
 fn seed(default: u64) -> u64 {

@@ -349,6 +349,11 @@ fn janggicasual_matches_fairy_stockfish() {
     run_suite("janggicasual", include_str!("perft/janggicasual.epd"));
 }
 
+#[test]
+fn seirawan_matches_fairy_stockfish() {
+    run_suite("seirawan", include_str!("perft/seirawan.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

@@ -98,6 +98,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("janggitraditional", &["janggitraditional"]),
     ("janggimodern", &["janggimodern"]),
     ("janggicasual", &["janggicasual"]),
+    ("seirawan", &["seirawan"]),
     ("lion", &[]),
 ];
 

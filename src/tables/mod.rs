@@ -208,6 +208,12 @@ pub struct HandTables {
     pub one_per_file: Vec<bool>,
     /// Per kind: its drop may not checkmate (`drop-no-mate`).
     pub no_mate: Vec<bool>,
+    /// Per kind: it may enter by gating (`gating`).
+    pub gate: Vec<bool>,
+    /// Some kind may enter by gating.
+    pub gating: bool,
+    /// Pieces in hand may be dropped.
+    pub drops: bool,
 }
 
 impl HandTables {
@@ -248,6 +254,9 @@ impl HandTables {
             drop_ranks,
             one_per_file: per_kind(&h.one_per_file),
             no_mate: per_kind(&h.no_mate),
+            gate: per_kind(&h.gate),
+            gating: !h.gate.is_empty(),
+            drops: h.drops,
         }
     }
 }

@@ -271,6 +271,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         drop_one_per_file: child.drop_one_per_file.or(parent.drop_one_per_file),
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         lion_trade: child.lion_trade.or(parent.lion_trade),
+        gating: child.gating.or(parent.gating),
         castling_any: child.castling_any.or(parent.castling_any),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         pass: child.pass.or(parent.pass),

@@ -70,6 +70,12 @@ pub struct HandRules {
     pub one_per_file: Vec<char>,
     /// Kinds whose drop may not checkmate (shogi's pawn).
     pub no_mate: Vec<char>,
+    /// `gating`: kinds in hand that may enter on the square a never-moved piece of the side's
+    /// first rank leaves (Seirawan); for castling, the royal's or the partner's square.
+    pub gate: Vec<char>,
+    /// Pieces in hand may be dropped (false with `gating` without `drops`: they enter only by
+    /// gating).
+    pub drops: bool,
 }
 
 /// `initial-ranks`: the `i` moves of these kinds are theirs on a band of ranks, counted from the

@@ -58,6 +58,8 @@ pub struct VariantSpec {
     pub drop_no_mate: Option<Spanned<String>>,
     /// `lion-trade LETTERS [over LETTERS]`.
     pub lion_trade: Option<LionTradeSpec>,
+    /// `gating LETTERS [drops]`.
+    pub gating: Option<GatingSpec>,
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
     pub start_shuffle: Option<ShuffleSpec>,
@@ -113,6 +115,7 @@ impl VariantSpec {
             drop_one_per_file: None,
             drop_no_mate: None,
             lion_trade: None,
+            gating: None,
             castling_any: None,
             start_shuffle: None,
             pass: None,
@@ -266,6 +269,15 @@ pub struct InitialRanksSpec {
 pub struct PiecePromotionSpec {
     pub zone: Spanned<u32>,
     pub forced: bool,
+}
+
+/// `gating LETTERS [drops]`: pieces in hand that enter where a never-moved first-rank piece leaves.
+#[derive(Clone, Debug)]
+pub struct GatingSpec {
+    /// The kinds in hand that may enter by gating.
+    pub kinds: Spanned<String>,
+    /// `drops`: pieces in hand may also be dropped.
+    pub drops: bool,
 }
 
 /// `lion-trade LETTERS [over LETTERS]`: the kinds the trading rules protect, and the kinds whose

@@ -288,6 +288,12 @@ impl Checker<'_> {
         };
         let one_per_file = drop_letters(&spec.drop_one_per_file, "drop-one-per-file");
         let no_mate = drop_letters(&spec.drop_no_mate, "drop-no-mate");
+        let gate = spec
+            .gating
+            .as_ref()
+            .map(|g| drop_letters(&Some(g.kinds.clone()), "gating"))
+            .unwrap_or_default();
+        let drops = spec.gating.as_ref().is_none_or(|g| g.drops);
         (self.diags.len() == before).then(|| HandRules {
             hands,
             captures_to_hand,
@@ -295,6 +301,8 @@ impl Checker<'_> {
             drop_ranks,
             one_per_file,
             no_mate,
+            gate,
+            drops,
         })
     }
 
