@@ -29,6 +29,8 @@ pub enum Cont {
     Never,
     Empty,
     Occupied,
+    /// `t` with `p`/`g` (XBoard's tame hop): a piece of the mover's own side.
+    Own,
     Any,
     /// `c`/`d` on a leg that does not end the move (a locust capture): an enemy (`enemy`) or own
     /// (`own`) piece there is taken and the move goes on; with `m` (`empty`) an empty square
@@ -238,7 +240,16 @@ fn make_leg(
     last: bool,
     stop_override: Option<Stop>,
 ) -> Result<Option<Leg>, Unsupported> {
-    for m in [Modality::X, Modality::U, Modality::T] {
+    let hop = p.has(Modality::P) || p.has(Modality::G);
+    // `t` on a hop that goes on is XBoard's tame hop, over an own piece only; on a last leg it
+    // means a move that may not take a royal piece, which the generator does not know.
+    let tame = p.has(Modality::T);
+    if tame && (last || !hop || p.has(Modality::M)) {
+        return unsupported(
+            "the `t` modality (tame) is supported on a hop that goes on (`tp`, `tg`) only",
+        );
+    }
+    for m in [Modality::X, Modality::U] {
         if p.has(m) {
             return unsupported(format!(
                 "the `{}` modality is not supported by the move generator",
@@ -297,7 +308,6 @@ fn make_leg(
         if p.has(Modality::E) {
             return unsupported("`e` is only meaningful on the last leg");
         }
-        let hop = p.has(Modality::P) || p.has(Modality::G);
         let (enemy, own) = (p.has(Modality::C), p.has(Modality::D));
         if enemy || own {
             if hop {
@@ -311,6 +321,7 @@ fn make_leg(
             return Ok(Some(leg));
         }
         leg.cont = match (hop, p.has(Modality::M)) {
+            (true, _) if tame => Cont::Own,
             (true, true) => Cont::Any,
             (true, false) => Cont::Occupied,
             _ => Cont::Empty,
@@ -401,6 +412,7 @@ fn hopper(v: (i8, i8), max: u8, p: &Prefix) -> Result<Option<Leg>, Unsupported> 
     let mut land = p.clone();
     land.mods.remove(&Modality::P);
     land.mods.remove(&Modality::G);
+    land.mods.remove(&Modality::T);
     let after = if p.has(Modality::G) { 1 } else { max };
     let Some(landing) = make_leg(v, after, &land, true, None)? else {
         return Ok(None);
@@ -409,8 +421,10 @@ fn hopper(v: (i8, i8), max: u8, p: &Prefix) -> Result<Option<Leg>, Unsupported> 
         dirs: vec![],
         mods: [Modality::P].into(),
     };
-    if p.has(Modality::O) {
-        screen.mods.insert(Modality::O);
+    for m in [Modality::O, Modality::T] {
+        if p.has(m) {
+            screen.mods.insert(m);
+        }
     }
     let Some(mut leg) = make_leg(v, max, &screen, false, None)? else {
         return Ok(None);

@@ -330,6 +330,15 @@ pub fn san(pos: &mut Position, m: Move) -> String {
             s.push(game.letter(p));
         }
     }
+    // Gating (Seirawan): the piece brought in after a slash, `Nc3/H`; castling names the square
+    // it enters, the king's or the rook's (`O-O/He1`, `O-O/Hh1`).
+    if let (Some(k), Some(at)) = (m.gated(), m.gate_square()) {
+        s.push('/');
+        s.push(game.letter(k));
+        if m.kind() == MoveKind::Castle {
+            s += &square_name(at);
+        }
+    }
     pos.make(m);
     if pos.in_check() {
         s.push(if pos.legal_moves().is_empty() {
@@ -390,6 +399,14 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
         return Ok(m);
     }
     let legal = pos.legal_moves();
+    // A gating move (`Nc3/H`, `O-O/Hh1`): the legal gating move whose SAN this is.
+    if t.contains('/') {
+        let gated: Vec<Move> = legal.iter().copied().filter(|m| m.is_gating()).collect();
+        return gated
+            .into_iter()
+            .find(|&m| san(pos, m).trim_end_matches(['+', '#']) == t)
+            .ok_or_else(|| SanError::Illegal(text.into()));
+    }
     let castle = match t {
         "O-O" | "0-0" => Some(true),
         "O-O-O" | "0-0-0" => Some(false),
@@ -398,7 +415,9 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     if let Some(right) = castle {
         return legal
             .into_iter()
-            .find(|m| m.kind() == MoveKind::Castle && (m.extra() > m.from) == right)
+            .find(|m| {
+                m.kind() == MoveKind::Castle && (m.extra() > m.from) == right && !m.is_gating()
+            })
             .ok_or_else(|| SanError::NoCastling(text.into()));
     }
     let game = pos.game().clone();
@@ -469,6 +488,7 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
         .into_iter()
         .filter(|m| {
             m.to == to
+                && !m.is_gating()
                 && !matches!(
                     m.kind(),
                     MoveKind::Castle | MoveKind::Drop | MoveKind::Locust

@@ -927,14 +927,15 @@ fn exported_blocks_snapshot() {
 }
 
 /// The blocks that need several royal kinds, `royal-loss`, `goal`, the third-rank pawn move or
-/// the block's own XBetza note (the Falcon's multi-path move) import, and play as the shipped files
+/// the block's own XBetza note (the Falcon's multi-path move, the bifurcators' tame hops), or
+/// gating (Seirawan, switched on by the block's name) import, and play as the shipped files
 /// of those games do: the same moves (from and to squares)
 /// and the same game ends, at the start and along random lines of the shipped game.
 #[test]
 fn imported_rule_blocks_play_like_the_shipped_files() {
     let Some(ini) = debian_ini() else { return };
     let (files, skipped) = acedrex::fmax::import(&ini);
-    assert_eq!(files.len(), 41, "skipped: {skipped:#?}");
+    assert_eq!(files.len(), 43, "skipped: {skipped:#?}");
     let pairs = [
         ("king-of-the-hill.txt", "kingofthehill"),
         ("spartan.txt", "spartan"),
@@ -945,6 +946,8 @@ fn imported_rule_blocks_play_like_the_shipped_files() {
         ("cambodian-2.txt", "fmax-cambodian"),
         ("courier.txt", "fmax-courier"),
         ("falcon.txt", "falcon"),
+        ("bifurcator.txt", "bifurcator"),
+        ("seirawan.txt", "seirawan"),
     ];
     for (file, shipped) in pairs {
         let text = &files

@@ -83,6 +83,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "jesonmor",
     "codrus",
     "shatar",
+    "seirawan",
 ];
 
 /// Variants whose hands come from the partner's board: walks from the start never fill a hand, so

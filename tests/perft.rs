@@ -424,6 +424,11 @@ fn shatar_matches_fairy_stockfish() {
     run_suite("shatar", include_str!("perft/shatar.epd"));
 }
 
+#[test]
+fn seirawan_matches_fairy_stockfish() {
+    run_suite("seirawan", include_str!("perft/seirawan.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

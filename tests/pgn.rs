@@ -231,3 +231,31 @@ fn selfplay_writes_readable_games() {
     assert_eq!(read_games(&text, Some(&dice_game)).unwrap().len(), 2);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Seirawan gating in SAN: the gated piece after a slash (`Nc3/H`), castling with the square it
+/// enters (`O-O/He1` on the king's, `O-O/Hh1` on the rook's); every legal move's SAN and
+/// coordinate text read back as that move, and the plain `O-O` gates nothing.
+#[test]
+fn gating_moves_round_trip_in_san() {
+    let g = game("seirawan");
+    let mut pos = Position::from_fen(
+        &g,
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/RN2K2R[HEhe] w KQABEHkqaeh - 0 1",
+    )
+    .expect("fen");
+    let mut sans = Vec::new();
+    for m in pos.legal_moves() {
+        let s = san(&mut pos, m);
+        assert_eq!(parse_san(&mut pos, &s), Ok(m), "{s}");
+        let c = pos.move_text(m);
+        assert_eq!(parse_san(&mut pos, &c), Ok(m), "{c}");
+        sans.push(s);
+    }
+    for s in [
+        "Nc3/H", "Nc3/E", "O-O/He1", "O-O/Hh1", "O-O/Eh1", "O-O", "Nc3",
+    ] {
+        assert!(sans.contains(&s.to_string()), "{s}: {sans:?}");
+    }
+    let plain = parse_san(&mut pos, "O-O").expect("castling");
+    assert!(!plain.is_gating());
+}

@@ -1025,6 +1025,7 @@ fn leg_rays(
                 let t = s1 ^ l2;
                 out.push(Ray::new(u, cyl | (t << 4) | s1, (v != u).then_some(v)));
             }
+            Cont::Own => return Err("a tame hop (over an own piece only) is not written by the export".into()),
             Cont::Any => return Err("a leap over anything that then goes on is not expressible except as an initial jump".into()),
             Cont::Take { .. } => {
                 return Err("a capture before the last leg (a locust capture) is not expressible".into());

@@ -2,8 +2,10 @@
 //!
 //! Rays are decompiled into XBetza (White's view): leapers and sliders into atoms with direction
 //! letters, bent rays into brackets, lame rays into `n`, special modes into `i` moves and castling,
-//! hoppers into `p`/`g`, Fairy-Max's king of the hill into `goal`. A block using something with no
-//! acedrex reading (multi-path, bifurcators, gating, expendable royalty, ...) is reported, not guessed.
+//! hoppers into `p`/`g`, Fairy-Max's king of the hill into `goal`, the `seirawan` block's gating
+//! (switched on by that name in fairymax.c) into `gating`. Multi-path rays and the bifurcators'
+//! tame hops take the block's own XBetza note. A block using something with no acedrex reading
+//! (expendable royalty beyond acedrex's rules, ...) is reported, not guessed.
 
 use super::rays::{Ray, vector_of};
 use crate::betza::directions::COMPASS;
@@ -72,8 +74,8 @@ fn sanitize(name: &str) -> String {
 /// Why a `Game:` block was not translated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
-    #[error("Seirawan gating is switched on by the name in fairymax.c; acedrex has no gating")]
-    Gating,
+    #[error("gating needs piece types 9 and 10 (the pieces in hand)")]
+    GatingTypes,
     #[error("no board line")]
     NoBoard,
     #[error("bad board line")]
@@ -230,9 +232,6 @@ fn block(
     description: Option<&str>,
     rest: &[&str],
 ) -> Result<String, ImportError> {
-    if name == "seirawan" {
-        return Err(ImportError::Gating);
-    }
     let mut lines = rest.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
     let board = read_board(lines.next())?;
     let setup = Setup {
@@ -244,12 +243,18 @@ fn block(
     let uses = uses(&types, &setup, &board)?;
     let cast = cast_pieces(&types, &uses, &read_notes(rest))?;
     let royal_loss = royal_rule(&cast, &setup)?;
-    let start = start_fen(&board, &setup, &cast);
+    let mut start = start_fen(&board, &setup, &cast);
+    // fairymax.c switches Seirawan gating on by the block's name: each side holds one piece of
+    // types 9 and 10, which enter on the square a never-moved first-rank piece leaves.
+    let gating = (name == "seirawan")
+        .then(|| gating(&types, &setup, &cast, &mut start))
+        .transpose()?;
     let promotion = promotion_line(&board, &types, &setup, &uses, &cast)?;
     let stalemate_loses = types.get(9).is_some_and(|t| t.value == -2);
     let rules: Vec<String> = royal_loss
         .into_iter()
         .chain(hill(&types, &board, &cast)?)
+        .chain(gating)
         .collect();
     Ok(variant_text(
         name,
@@ -489,9 +494,11 @@ fn cast_pieces(types: &[FmType], uses: &Uses, notes: &Notes) -> Result<Cast, Imp
         }
         let betza = match decompile(&rays, t <= 2) {
             Ok(b) => b,
-            // A multi-path ray (the Falcon) has no ray reading here; the block's own XBetza note
-            // for the piece says what it does.
-            Err(DecompileError::MultiPath(_)) if notes.get(types[t].letter, white).is_some() => {
+            // A multi-path ray (the Falcon) and a tame hop that turns (the bifurcators) have no
+            // ray reading here; the block's own XBetza note for the piece says what it does.
+            Err(DecompileError::MultiPath(_) | DecompileError::Bifurcator(_))
+                if notes.get(types[t].letter, white).is_some() =>
+            {
                 notes
                     .get(types[t].letter, white)
                     .expect("checked")
@@ -632,6 +639,46 @@ fn start_fen(board: &Board, setup: &Setup, cast: &Cast) -> String {
     );
     let rights = if rights.is_empty() { "-" } else { &rights };
     format!("{} w {rights} - 0 1", rows.join("/"))
+}
+
+/// Seirawan gating: the hands (`[HEhe]`) and the gates (every first-rank file, after the
+/// castling rights) in `start`; the `gating` line.
+fn gating(
+    types: &[FmType],
+    setup: &Setup,
+    cast: &Cast,
+    start: &mut String,
+) -> Result<String, ImportError> {
+    if types.len() <= 10 {
+        return Err(ImportError::GatingTypes);
+    }
+    let (a, b) = (cast.letter_of(9, true), cast.letter_of(10, true));
+    let hands = format!(
+        "[{a}{b}{}{}]",
+        cast.letter_of(9, false),
+        cast.letter_of(10, false)
+    );
+    let gates = |line: &[usize], white: bool| -> String {
+        (0..line.len())
+            .filter(|&f| line[f] > 0)
+            .map(|f| {
+                let c = (b'a' + f as u8) as char;
+                if white { c.to_ascii_uppercase() } else { c }
+            })
+            .collect()
+    };
+    let mut fields: Vec<String> = start.split(' ').map(String::from).collect();
+    let rights = fields[2].trim_matches('-');
+    let (white_rights, black_rights): (String, String) =
+        rights.chars().partition(|c| c.is_ascii_uppercase());
+    fields[0] += &hands;
+    fields[2] = format!(
+        "{white_rights}{}{black_rights}{}",
+        gates(&setup.white, true),
+        gates(&setup.black, false)
+    );
+    *start = fields.join(" ");
+    Ok(format!("gating {a}{b}"))
 }
 
 /// One FEN rank: letters, runs of empty squares as numbers.
@@ -978,6 +1025,9 @@ pub(crate) fn decompile(rays: &[Ray], pawn: bool) -> Result<String, DecompileErr
                 let kind = if l2 & 4 != 0 { "g" } else { "p" };
                 add("", format!("{}{kind}", stop_letters(l2)), u, "0".into());
             }
+            // Hopper bits 0x800 (an own platform) and 0x400 (turn one step before it): the
+            // bifurcators' tame hops, read from the block's note.
+            8..=11 if tog & 8 != 0 => return Err(DecompileError::Bifurcator(ray)),
             4 => match tog {
                 2 if pawn && count == 0 => add("i", "mn".into(), (2 * u.0, 2 * u.1), String::new()),
                 2 if pawn && count == 1 => add("i", "mn".into(), (3 * u.0, 3 * u.1), String::new()),

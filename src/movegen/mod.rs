@@ -34,7 +34,7 @@ impl Position {
             let from = self.plist[self.side.index()][i];
             self.piece_moves(from, out);
         }
-        if self.game().tables.hand.on {
+        if self.game().tables.hand.drops {
             self.drops(out);
         }
         self.keep_forced_captures(out, start);
@@ -222,6 +222,42 @@ impl Position {
         let flips = self.game().tables.piece_flip && self.origin[from as usize] != 0;
         if piece.promotes_to.is_some() || piece.stuck.is_some() || flips {
             self.piece_promotions(piece, from, out, start);
+        }
+        if self.game().tables.hand.gating && self.virgin[from as usize] && self.own_rank(from) == 0
+        {
+            self.gating_moves(out, start);
+        }
+    }
+
+    /// `gating`: each move in `out[start..]` of a never-moved piece of the first rank may bring a
+    /// gating kind from the hand onto the square it leaves; castling onto the royal piece's or the
+    /// partner's square. A promotion does not gate, and the square must be empty after the move.
+    fn gating_moves(&self, out: &mut Vec<Move>, start: usize) {
+        let t = &self.game().tables;
+        let hand = &self.hand[self.side.index()];
+        let end = out.len();
+        for k in (0..t.pieces.len()).filter(|&k| hand[k] > 0 && t.hand.gate[k]) {
+            let kind = Kind(k as u8);
+            for i in start..end {
+                let m = out[i];
+                if m.promotion().is_some() || m.kind() == MoveKind::Pass {
+                    continue;
+                }
+                // Where pieces stand after the move: the mover, and a castling partner beside it.
+                let partner_at = if m.kind() == MoveKind::Castle {
+                    let dir: i16 = if m.extra() > m.from { 1 } else { -1 };
+                    (m.to as i16 - dir) as u16
+                } else {
+                    m.to
+                };
+                let free = |sq: u16| sq != m.to && sq != partner_at;
+                if free(m.from) {
+                    out.push(m.with_gate(kind, false));
+                }
+                if m.kind() == MoveKind::Castle && free(m.extra()) {
+                    out.push(m.with_gate(kind, true));
+                }
+            }
         }
     }
 
@@ -816,6 +852,8 @@ impl Legality {
     pub fn needs_test(&self, m: Move, royal: u16) -> bool {
         self.check
             || self.test_all
+            // A piece gated in fills a square that may be a screen (or give check).
+            || m.is_gating()
             || !matches!(
                 m.kind(),
                 MoveKind::Normal | MoveKind::SetsEp | MoveKind::Drop
@@ -969,6 +1007,7 @@ impl Walker<'_> {
                     Cont::Never => false,
                     Cont::Empty => c.is_empty(),
                     Cont::Occupied => c.is_occupied(),
+                    Cont::Own => c.bits() & self.own != 0,
                     Cont::Any => true,
                     Cont::Take { enemy, own, empty } => {
                         let take = (enemy && c.bits() & self.enemy != 0)

@@ -4,6 +4,9 @@
 //! shogi's `a1a2-`); drops as `P@e4` (the letter upper case for both sides, as
 //! XBoard and Fairy-Stockfish write them; either case is read), `+P@e4` for a drop as the promoted form; a move that takes a piece on its
 //! way as its two legs, `f5g6,g6h7` (XBoard's form; igui, taking without moving, is `f5g6,g6f5`).
+//! A gating move carries the gated piece's letter as the suffix (`b1c3h`, as XBoard, Fairy-Max and
+//! Fairy-Stockfish write Seirawan moves); castling that gates on the partner's square is written
+//! as the partner moving onto the royal piece (`h1e1h`), on the royal's square as castling (`e1g1h`).
 
 use crate::geometry::{parse_square, square_name};
 use crate::position::{Move, MoveKind, Position};
@@ -23,6 +26,15 @@ impl Position {
         if let Some(k) = m.dropped() {
             let plus = if m.is_promoted_drop() { "+" } else { "" };
             return format!("{plus}{}@{}", self.game().letter(k), square_name(m.to));
+        }
+        if let Some(k) = m.gated() {
+            let letter = self.game().letter(k).to_ascii_lowercase();
+            if m.gates_partner() {
+                return format!("{}{}{letter}", square_name(m.extra()), square_name(m.from));
+            }
+            let mut plain = self.move_text(Move::new(m.from, m.to, m.kind()).with_extra(m.extra()));
+            plain.push(letter);
+            return plain;
         }
         // Chess960 castling is written as the king taking its own partner (`g1h1`), as
         // Fairy-Stockfish and UCI_Chess960 write it: the king's square alone can be ambiguous.
@@ -129,6 +141,26 @@ impl Position {
             _ => return Err(syntax()),
         };
         let legal = self.legal_moves();
+        let game = self.game().clone();
+        // A gating move names the gated piece by the suffix; a move without one gates nothing.
+        let gates = |m: &Move| match (m.gated(), suffix) {
+            (None, _) => true,
+            (Some(k), Some(l)) => game.letter(k) == l,
+            (Some(_), None) => false,
+        };
+        // Castling that gates on the partner's square: the partner onto the royal piece.
+        if let Some(&m) = legal
+            .iter()
+            .find(|m| m.gates_partner() && m.extra() == from && m.from == to && gates(m))
+        {
+            return Ok(m);
+        }
+        if let Some(&m) = legal.iter().find(|m| {
+            m.gated().is_some() && m.from == from && m.to == to && !m.gates_partner() && gates(m)
+        }) {
+            return Ok(m);
+        }
+        let legal: Vec<Move> = legal.into_iter().filter(|m| m.gated().is_none()).collect();
         // The king taking its own castling partner names the castling (Chess960 text); else the
         // king's landing square does, unless a plain move lands there too.
         if let Some(&m) = legal
@@ -144,7 +176,6 @@ impl Position {
         if candidates.len() > 1 {
             candidates.retain(|m| m.kind() != MoveKind::Castle);
         }
-        let game = self.game().clone();
         match suffix {
             Some('+') => candidates
                 .into_iter()

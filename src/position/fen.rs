@@ -207,6 +207,8 @@ impl Position {
                 match *r {
                     Right::King(s) if s == side => king_side = true,
                     Right::Queen(s) if s == side => queen_side = true,
+                    // With gating a file letter names a gate, not a castling side.
+                    Right::File(s, _) if s == side && t.hand.gating => {}
                     // X-FEN/Shredder: a file beyond the royal piece is the king side.
                     Right::File(s, f) if s == side => {
                         if f > royal_file || !t.castling {
@@ -235,32 +237,45 @@ impl Position {
                     Right::File(s, g) => s == side && g == f,
                 })
             };
+            // `gating`: a file letter (Fairy-Stockfish's and XBoard's Seirawan FEN) names a
+            // never-moved piece of the first rank, a gate.
+            let gate = |c: u16| {
+                t.hand.gating
+                    && rank_of(c) == back_rank
+                    && setup
+                        .rights
+                        .iter()
+                        .any(|r| *r == Right::File(side, file_of(c)))
+            };
             for c in pieces {
                 let piece = self.board[c as usize];
                 let p = &t.pieces[piece.kind().index()];
-                self.virgin[c as usize] = if t.rights_by_file[piece.kind().index()] {
-                    // `rights-by-file`: unmoved where the rights field names its file.
-                    rank_of(c) == back_rank
-                        && setup
-                            .rights
-                            .iter()
-                            .any(|r| *r == Right::File(side, file_of(c)))
-                } else if c == self.royal[side.index()] {
-                    king_side || queen_side
-                } else if t.castle_any.is_some()
-                    && rank_of(c) == back_rank
-                    && partners.contains(&file_of(c))
-                {
-                    named(file_of(c))
-                } else if t.castling && p.rights && rank_of(c) == back_rank {
-                    let f = file_of(c);
-                    (f == t.files - 1 && king_side) || (f == 0 && queen_side)
-                } else {
-                    start.get((file_of(c), rank_of(c))).is_some_and(|s| {
-                        s.side == side
-                            && game.variant.piece_index(s.letter) == Some(piece.kind().index())
-                    })
-                };
+                self.virgin[c as usize] = gate(c)
+                    || if t.rights_by_file[piece.kind().index()] {
+                        // `rights-by-file`: unmoved where the rights field names its file.
+                        rank_of(c) == back_rank
+                            && setup
+                                .rights
+                                .iter()
+                                .any(|r| *r == Right::File(side, file_of(c)))
+                    } else if c == self.royal[side.index()] {
+                        king_side || queen_side
+                    } else if t.castle_any.is_some()
+                        && rank_of(c) == back_rank
+                        && partners.contains(&file_of(c))
+                    {
+                        named(file_of(c))
+                    } else if t.castling && p.rights && rank_of(c) == back_rank {
+                        let f = file_of(c);
+                        (f == t.files - 1 && king_side) || (f == 0 && queen_side)
+                    } else if t.hand.gating && rank_of(c) == back_rank {
+                        false
+                    } else {
+                        start.get((file_of(c), rank_of(c))).is_some_and(|s| {
+                            s.side == side
+                                && game.variant.piece_index(s.letter) == Some(piece.kind().index())
+                        })
+                    };
             }
         }
     }
@@ -363,6 +378,25 @@ impl Position {
             } else {
                 out.push(Right::King(side));
             }
+        }
+        // `gating`: after each side's castling rights, the files of its gates (never-moved pieces
+        // of its first rank), as Fairy-Stockfish writes them (`KQABCDEFGHkqabcdefgh`).
+        if t.hand.gating {
+            let mut with_gates = Vec::new();
+            for side in Side::BOTH {
+                with_gates.extend(out.iter().copied().filter(|r| match *r {
+                    Right::King(s) | Right::Queen(s) | Right::File(s, _) => s == side,
+                }));
+                let back_rank = side.home_rank(t.ranks);
+                for f in 0..t.files {
+                    let c = cell(f, back_rank);
+                    if self.board[c as usize].is(side) && self.virgin[c as usize] {
+                        with_gates.push(Right::File(side, f));
+                    }
+                }
+            }
+            with_gates.dedup();
+            out = with_gates;
         }
         out
     }

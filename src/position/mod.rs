@@ -347,6 +347,12 @@ impl Position {
         if !p.program[0].initial.is_empty() {
             return true;
         }
+        // `gating`: a never-moved piece of the first rank is a gate.
+        if self.game.tables.hand.gating
+            && crate::geometry::rank_of(cell) == piece.side().home_rank(self.game.tables.ranks)
+        {
+            return true;
+        }
         self.is_partner(cell) && self.virgin[self.royal[piece.side().index()] as usize]
     }
 
@@ -432,6 +438,12 @@ impl Position {
             if self.game.tables.track_origin && !demotes {
                 self.set_origin(to, moved.kind().0 + 1);
             }
+        }
+        if let (Some(k), Some(at)) = (m.gated(), m.gate_square()) {
+            // The gated piece has not moved, but it stands where it never started: it is no
+            // gate of its own (its cell was touched when the mover left it).
+            self.take_from_hand(self.side, k);
+            self.put(at, Piece::new(self.side, k));
         }
         if m.kind() == MoveKind::SetsEp && self.game.tables.en_passant {
             self.ep = m.extra();
@@ -572,6 +584,10 @@ impl Position {
             self.checks = u.checks;
             self.hash = u.hash;
             return;
+        }
+        if let (Some(k), Some(at)) = (m.gated(), m.gate_square()) {
+            self.remove(at);
+            self.hand[self.side.index()][k.index()] += 1;
         }
         if m.promotion().is_some() {
             self.remove(m.to);

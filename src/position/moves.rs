@@ -35,7 +35,8 @@ pub struct Move {
     extra: u8,
     /// Promotion kind + 1, or for a drop the dropped kind + 1; 0: none.
     promo: u8,
-    /// The `MoveKind` in the low three bits, then `INITIAL` and `PAWN`.
+    /// The `MoveKind` in the low three bits, then `INITIAL`, `PAWN`, `GATE`, `GATE_PARTNER` and
+    /// `PROMOTED_DROP`.
     bits: u8,
     captured: Piece,
 }
@@ -45,8 +46,13 @@ const KIND: u8 = 7;
 const INITIAL: u8 = 8;
 /// The mover is a promoting kind (a pawn): the move resets the move-count clock.
 const PAWN: u8 = 16;
+/// A piece from the mover's hand enters the square the move leaves (`gating`); its kind is in
+/// `promo`, as no gating move promotes.
+const GATE: u8 = 32;
+/// With `GATE` on a castling move: the piece enters the partner's square instead of the royal's.
+const GATE_PARTNER: u8 = 64;
 /// A drop puts the piece down as its promoted form (`drop-promoted`, `+P@c3`).
-const PROMOTED_DROP: u8 = 32;
+const PROMOTED_DROP: u8 = 128;
 
 impl Move {
     #[inline(always)]
@@ -125,6 +131,52 @@ impl Move {
         self
     }
 
+    /// The move with a piece of `kind` from the hand entering the square it leaves (`gating`),
+    /// for castling the royal piece's square or, with `on_partner`, the partner's.
+    #[inline(always)]
+    pub const fn with_gate(mut self, kind: Kind, on_partner: bool) -> Move {
+        self.promo = kind.0 + 1;
+        self.bits |= GATE;
+        if on_partner {
+            self.bits |= GATE_PARTNER;
+        }
+        self
+    }
+
+    /// The kind a gating move brings in from the hand.
+    #[inline(always)]
+    pub fn gated(self) -> Option<Kind> {
+        if self.bits & GATE != 0 {
+            self.promo.checked_sub(1).map(Kind)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a piece from the hand enters with the move (`gating`).
+    #[inline(always)]
+    pub const fn is_gating(self) -> bool {
+        self.bits & GATE != 0
+    }
+
+    /// Where a gating move's piece enters: the square the mover leaves, or a castling partner's.
+    #[inline(always)]
+    pub fn gate_square(self) -> Option<u16> {
+        if self.bits & GATE == 0 {
+            None
+        } else if self.bits & GATE_PARTNER != 0 {
+            Some(self.extra())
+        } else {
+            Some(self.from)
+        }
+    }
+
+    /// Whether a gating castling move puts its piece on the partner's square.
+    #[inline(always)]
+    pub const fn gates_partner(self) -> bool {
+        self.bits & GATE_PARTNER != 0
+    }
+
     /// Marks a move by a promoting kind.
     #[inline(always)]
     pub const fn by_pawn(mut self, pawn: bool) -> Move {
@@ -149,7 +201,7 @@ impl Move {
 
     #[inline(always)]
     pub fn promotion(self) -> Option<Kind> {
-        if self.is_drop() {
+        if self.is_drop() || self.bits & GATE != 0 {
             return None;
         }
         self.promo.checked_sub(1).map(Kind)
@@ -171,8 +223,8 @@ impl Move {
         }
     }
 
-    /// The promotion or the dropped kind: with the squares, what tells a move from its siblings
-    /// (a drop's `from` is its `to`, which no promotion has).
+    /// The promotion, the dropped or the gated kind: with the squares, what tells a move from its
+    /// siblings (a drop's `from` is its `to`, which no promotion has; no gating move promotes).
     #[inline(always)]
     pub fn tag(self) -> Option<Kind> {
         self.promo.checked_sub(1).map(Kind)
@@ -213,7 +265,7 @@ impl Move {
     /// A capture or a promotion: what quiescence searches.
     #[inline(always)]
     pub const fn is_tactical(self) -> bool {
-        self.is_capture() || (self.promo != 0 && !self.is_drop())
+        self.is_capture() || (self.promo != 0 && !self.is_drop() && self.bits & GATE == 0)
     }
 
     /// Whether the move came from an initial-only path.
@@ -231,8 +283,8 @@ impl Move {
     /// Same destination, promotion, kind and path flag: two paths that made the same move.
     #[inline]
     pub fn same_target(self, other: Move) -> bool {
-        let mask = KIND | INITIAL | PROMOTED_DROP;
-        (self.to, self.promo, self.bits & mask) == (other.to, other.promo, other.bits & mask)
+        const SAME: u8 = KIND | INITIAL | GATE | GATE_PARTNER | PROMOTED_DROP;
+        (self.to, self.promo, self.bits & SAME) == (other.to, other.promo, other.bits & SAME)
             && (self.kind() != MoveKind::Locust || self.extra == other.extra)
     }
 

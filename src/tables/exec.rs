@@ -196,6 +196,8 @@ struct Walk {
     /// Where the walk takes a piece on its way: with the target, what tells two moves apart.
     locust: Option<(i8, i8)>,
     initial: bool,
+    /// The walk hops over an own piece (a tame hop): no attack instance describes it.
+    tame: bool,
 }
 
 /// The conditions a walk collects on its way.
@@ -205,6 +207,7 @@ struct Conditions {
     occupied: Vec<(i8, i8)>,
     enemy: Vec<(i8, i8)>,
     locust: Option<(i8, i8)>,
+    tame: usize,
 }
 
 /// The most walks listed per piece and colour. Chained riders multiply their lengths (`WpaaaaQ`);
@@ -266,6 +269,7 @@ fn walk_leg(
                     enemy: cond.enemy.clone(),
                     locust: cond.locust,
                     initial,
+                    tame: cond.tame > 0,
                 });
             }
             let mut go_on = |cond: &mut Conditions| {
@@ -296,9 +300,16 @@ fn walk_leg(
                     match c {
                         Cont::Empty => cond.empty.push(pos),
                         Cont::Occupied => cond.occupied.push(pos),
+                        Cont::Own => {
+                            cond.occupied.push(pos);
+                            cond.tame += 1;
+                        }
                         _ => {}
                     }
                     go_on(cond);
+                    if c == Cont::Own {
+                        cond.tame -= 1;
+                    }
                     cond.empty.truncate(e2);
                     cond.occupied.truncate(o2);
                 }
@@ -338,7 +349,7 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
     let by_generation = listed.is_none()
         || paths
             .iter()
-            .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
+            .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg) || has_tame(leg)));
     let mut per_diff: Vec<Vec<Instance>> = vec![Vec::new(); DIFF_SIZE];
     let cellify = |v: &(i8, i8)| {
         let (x, y) = flip(*v, black);
@@ -362,7 +373,8 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
         }
     };
     for w in listed.unwrap_or_default() {
-        if w.occupied.contains(&(0, 0)) {
+        // A tame hop's attacks come from the move generator (`has_tame`).
+        if w.occupied.contains(&(0, 0)) || w.tame {
             continue;
         }
         if w.stop & Stop::ENEMY != 0 {
@@ -399,4 +411,10 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
 
 fn has_cylinder(leg: &Leg) -> bool {
     leg.cylinder || leg.next.iter().any(has_cylinder)
+}
+
+/// A tame hop (`Cont::Own`) needs the attacker's own piece as its platform, which attack
+/// instances do not describe: such a piece's attacks come from the move generator.
+fn has_tame(leg: &Leg) -> bool {
+    leg.cont == Cont::Own || leg.next.iter().any(has_tame)
 }

@@ -222,6 +222,12 @@ pub struct HandTables {
     pub drop_promoted: Vec<Option<Kind>>,
     /// No drop may give check (`drop-checks forbidden`).
     pub no_checks: bool,
+    /// Per kind: it may enter by gating (`gating`).
+    pub gate: Vec<bool>,
+    /// Some kind may enter by gating.
+    pub gating: bool,
+    /// Pieces in hand may be dropped.
+    pub drops: bool,
 }
 
 impl HandTables {
@@ -267,6 +273,9 @@ impl HandTables {
                 .map(|p| p.promotes_to.filter(|_| h.drop_promoted))
                 .collect(),
             no_checks: h.drop_checks_forbidden,
+            gate: per_kind(&h.gate),
+            gating: !h.gate.is_empty(),
+            drops: h.drops,
         }
     }
 }

@@ -276,6 +276,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         lion_trade: child.lion_trade.or(parent.lion_trade),
         rights_by_file: child.rights_by_file.or(parent.rights_by_file),
         royal_takes_checker: child.royal_takes_checker.or(parent.royal_takes_checker),
+        gating: child.gating.or(parent.gating),
         castling_any: child.castling_any.or(parent.castling_any),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         pass: child.pass.or(parent.pass),

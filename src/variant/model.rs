@@ -143,6 +143,12 @@ pub struct HandRules {
     pub drop_promoted: bool,
     /// No drop may give check (`drop-checks forbidden`, supply chess).
     pub drop_checks_forbidden: bool,
+    /// `gating`: kinds in hand that may enter on the square a never-moved piece of the side's
+    /// first rank leaves (Seirawan); for castling, the royal's or the partner's square.
+    pub gate: Vec<char>,
+    /// Pieces in hand may be dropped (false with `gating` without `drops`: they enter only by
+    /// gating).
+    pub drops: bool,
 }
 
 /// `initial-ranks`: the `i` moves of these kinds are theirs on a band of ranks, counted from the

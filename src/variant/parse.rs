@@ -54,6 +54,7 @@ pub const KEYS: &[&str] = &[
     "drop-one-per-file",
     "drop-no-mate",
     "lion-trade",
+    "gating",
     "castling-partner",
     "start-shuffle",
     "pass",
@@ -117,6 +118,7 @@ fn usage(key: &str) -> &'static str {
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
         "lion-trade" => "`lion-trade LETTERS [over LETTERS]`, e.g. `lion-trade N over PI`",
+        "gating" => "`gating LETTERS [drops]`, e.g. `gating HE`",
         "castling-partner" => "`castling-partner corner|any`",
         "start-shuffle" => {
             "`start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`, e.g. `start-shuffle BQNRK opposite-colours B between K R`"
@@ -591,6 +593,23 @@ impl FileParser {
                 s.lion_trade = Some(crate::variant::spec::LionTradeSpec {
                     kinds: args[0].spanned(),
                     over,
+                });
+            }
+            "gating" => {
+                count(key, key_tok, args, 1, 2)?;
+                let drops = match args.get(1) {
+                    None => false,
+                    Some(t) if t.text == "drops" => true,
+                    Some(t) => {
+                        return Err(t.span.error(format!(
+                            "`{}` after the gating kinds: expected `drops` or nothing, e.g. `gating HE drops`",
+                            t.text
+                        )));
+                    }
+                };
+                s.gating = Some(crate::variant::spec::GatingSpec {
+                    kinds: args[0].spanned(),
+                    drops,
                 });
             }
             "castling-partner" => {

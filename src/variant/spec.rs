@@ -66,6 +66,8 @@ pub struct VariantSpec {
     pub rights_by_file: Option<Spanned<String>>,
     /// `royal-in-check moves|takes-checker`: `Some(true)` is `takes-checker`.
     pub royal_takes_checker: Option<Spanned<bool>>,
+    /// `gating LETTERS [drops]`.
+    pub gating: Option<GatingSpec>,
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
     pub start_shuffle: Option<ShuffleSpec>,
@@ -127,6 +129,7 @@ impl VariantSpec {
             lion_trade: None,
             rights_by_file: None,
             royal_takes_checker: None,
+            gating: None,
             castling_any: None,
             start_shuffle: None,
             pass: None,
@@ -284,6 +287,15 @@ pub struct PiecePromotionSpec {
     pub forced: bool,
     pub on_capture: bool,
     pub flip: bool,
+}
+
+/// `gating LETTERS [drops]`: pieces in hand that enter where a never-moved first-rank piece leaves.
+#[derive(Clone, Debug)]
+pub struct GatingSpec {
+    /// The kinds in hand that may enter by gating.
+    pub kinds: Spanned<String>,
+    /// `drops`: pieces in hand may also be dropped.
+    pub drops: bool,
 }
 
 /// `lion-trade LETTERS [over LETTERS]`: the kinds the trading rules protect, and the kinds whose

@@ -311,6 +311,11 @@ impl Checker<'_> {
         };
         let one_per_file = drop_letters(&spec.drop_one_per_file, "drop-one-per-file");
         let no_mate = drop_letters(&spec.drop_no_mate, "drop-no-mate");
+        let gate = spec
+            .gating
+            .as_ref()
+            .map(|g| drop_letters(&Some(g.kinds.clone()), "gating"))
+            .unwrap_or_default();
         let mut needs_hands = |key: &Option<Spanned<bool>>, name: &str| {
             if let Some(k) = key
                 && !hands
@@ -330,6 +335,7 @@ impl Checker<'_> {
         {
             self.err(&d.span, "`drop-promoted yes` but no piece has a promoted form: expected `promotes LETTER` on some piece line");
         }
+        let drops = spec.gating.as_ref().is_none_or(|g| g.drops);
         (self.diags.len() == before).then(|| HandRules {
             hands,
             captures_to_hand,
@@ -339,6 +345,8 @@ impl Checker<'_> {
             no_mate,
             drop_promoted,
             drop_checks_forbidden: spec.drop_checks.as_ref().is_some_and(|d| !d.value),
+            gate,
+            drops,
         })
     }
 

@@ -28,7 +28,8 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'fischerandom', 'caparandom',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
-            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar']
+            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar',
+            'seirawan']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -58,6 +59,7 @@ LETTERS = {
     'centaur': 'p pawn, n knight, b bishop, r rook, q queen, c centaur (K+N), k king',
     'modern': 'p pawn, n knight, b bishop, r rook, q queen, m archbishop (B+N), k king',
     'chancellor': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
+    'seirawan': 'p pawn, n knight, b bishop, r rook, q queen, h hawk (B+N), e elephant (R+N), k king',
     '3check': CHESS_LETTERS,
     '5check': CHESS_LETTERS,
     'kingofthehill': CHESS_LETTERS,
@@ -161,6 +163,10 @@ NOTES = {
                   'kinds has lost (no moves); promotion to k as well (a7a8k).',
     'kinglet': 'no check; a side without pawns has lost (no moves); promotion to k only.',
     'threekings': 'no check, no castling; a side with two kings or fewer has lost (no moves).',
+    'seirawan': 'each side holds a hawk and an elephant ("[HEhe]"); one may enter on the square a never-moved '
+                'first-rank piece leaves ("b1c3h"), castling onto the king\'s square ("e1g1h") or the rook\'s '
+                '("h1e1h"); the rights field lists the gates by file after KQ ("KQABCDEFGH"); captures leave the '
+                'game; pawns promote to h and e too.',
     'crazyhouse': 'captured pieces go to the capturer\'s hand (holdings "[...]" after the placement); drops "P@e4" '
                   'on empty squares, pawns on ranks 2..7 only; a promoted pawn ("Q~") returns to hand as a pawn.',
     'loop': 'crazyhouse, but a captured promoted piece returns to hand as what it is.',
@@ -276,6 +282,12 @@ RULES = {
               '4k4/9/2S6/9/9/9/9/9/4K4[] w - - 0 1', '4k4/9/9/9/9/9/9/n8/4K4[l] b - - 0 1'],
     'euroshogi': ['3k4/8/2N5/8/8/8/8/3K4[] w - - 0 1', '3k4/P7/8/8/8/8/8/3K4[n] w - - 0 1'],
     'dobutsu': ['2l/L2/3/3[] w - - 0 1', '2l/3/1C1/L2[] w - - 0 1', '3/l2/3/2L[Cc] b - - 0 1'],
+    # Gating: castling that gates on either square; a capture on a gate square. (Not here: a
+    # first-rank piece pinned along its rank, which Fairy-Stockfish 11.1 does not let move even
+    # when the gated piece blocks the pin; Fairy-Max and the rules of chess do, and so does
+    # acedrex: tests/fairymax_games.rs.)
+    'seirawan': ['r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w KQAEHkqaeh - 0 1',
+                 'rnbqkbnr/pppppppp/2N5/8/8/8/PPPPPPPP/R1BQKBNR[EHeh] w KQACDEFGHkqabcdefgh - 0 1'],
     # A promoted queen (`Q~`) to be taken: crazyhouse hands it back as a pawn, loop as a queen.
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],

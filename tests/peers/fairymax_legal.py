@@ -3,6 +3,10 @@
 
   fairymax_legal.py [--engine /usr/games/fairymax] [--ini FMAX.INI] [--variant grande-acedrex] [--size WxH] [MOVE...]
   fairymax_legal.py ... --batch          one move sequence per stdin line, one answer line each
+  fairymax_legal.py ... --gate he        also try gating moves (Seirawan): each move of a first-rank
+                                         piece with each letter as a suffix (`b1c3h`), and a first-rank
+                                         corner piece onto an own one of that rank (castling that gates
+                                         on the rook's square, `h1e1h`)
 
 Prints the accepted moves on one line, sorted by from-square, then to-square, squares in rank order
 (a1 b1 .. a2 b2 ..), in coordinate form without a promotion suffix: Fairy-Max promotes by itself (a move
@@ -109,7 +113,7 @@ class FairyMax:
             raise RuntimeError(f'could not read the board from `p` ({len(rows)} rows)')
         return rows[:self.ranks][::-1]
 
-    def legal(self, moves):
+    def legal(self, moves, gate=''):
         """The moves Fairy-Max accepts after `moves`, sorted by from-square, then to-square (rank order)."""
         self.reset(moves)
         white = len(moves) % 2 == 0
@@ -119,17 +123,39 @@ class FairyMax:
         square = lambda f, r: f'{FILES[f]}{r + 1}'
         cells = [(f, r) for r in range(self.ranks) for f in range(self.files)]
         found = []
+        first = 0 if white else self.ranks - 1
+        pawn = '*' if white else '+'
         for f, r in cells:
             if not mine(rows[r][f]):
                 continue
+            # Gating: a piece of the first rank (not a pawn) with a letter from the hand.
+            gates = gate if r == first and rows[r][f] != pawn else ''
             for tf, tr in cells:
-                if mine(rows[tr][tf]):
+                own = mine(rows[tr][tf])
+                # Fairy-Max reads a move onto its own king as castling (its partners start in the
+                # corners): only a corner piece onto an own piece may be castling that gates there.
+                corner = f in (0, self.files - 1) and (tf, tr) != (f, r)
+                if own and not (gates and tr == first and corner):
                     continue
                 move = square(f, r) + square(tf, tr)
-                if self.accepts(move):
-                    found.append(move)
-                    self.exchange('undo')
+                for suffix in ([] if own else ['']) + list(gates):
+                    if self.accepts(move + suffix):
+                        found.append(move + suffix)
+                        self.take_back(gate)
         return found
+
+    def take_back(self, gate):
+        """Takes back the try just accepted. Fairy-Max 5.0b's `undo` replays the game from its move
+        history, which packs a gating move's suffix wrongly (its unused promotion field goes negative
+        and spills into the gated piece): once the game holds a gating move, the replay drops it. Then
+        the game is set up afresh and replayed here instead (after any suffixed move, to be safe)."""
+        gated = gate and any(m[-1].isalpha() for m in self.played)
+        if not gated:
+            self.exchange('undo')
+            return
+        played, self.played = self.played, []
+        self.exchange('new', f'variant {self.variant}', 'force')
+        self.reset(played)
 
     def close(self):
         try:
@@ -147,6 +173,7 @@ def main():
     ap.add_argument('--variant', default='grande-acedrex')
     ap.add_argument('--size', help="the board, FILESxRANKS, when the variant's setup does not say it")
     ap.add_argument('--batch', action='store_true', help='read one move sequence per stdin line')
+    ap.add_argument('--gate', default='', help='letters of pieces in hand to try as gating suffixes (seirawan: he)')
     ap.add_argument('moves', nargs='*', help='the moves from the start position (one argument may hold several)')
     a = ap.parse_args()
     try:
@@ -162,7 +189,7 @@ def main():
         for query in queries:
             moves = query.split()
             try:
-                print(' '.join(fm.legal(moves)), flush=True)
+                print(' '.join(fm.legal(moves, a.gate)), flush=True)
             except Rejected as e:
                 index, move = e.args
                 if not a.batch:
