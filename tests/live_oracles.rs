@@ -79,6 +79,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "jesonmor",
     "codrus",
     "shatar",
+    "shako",
 ];
 
 fn seed(default: u64) -> u64 {

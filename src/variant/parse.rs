@@ -59,6 +59,7 @@ pub const KEYS: &[&str] = &[
     "counting",
     "rights-by-file",
     "royal-in-check",
+    "castling-rook",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -121,6 +122,7 @@ fn usage(key: &str) -> &'static str {
         "counting" => "`counting LETTER=N... [bonus N]|off`, e.g. `counting R=13 C=7 bonus 1`",
         "rights-by-file" => "`rights-by-file LETTERS`, e.g. `rights-by-file KM`",
         "royal-in-check" => "`royal-in-check moves|takes-checker`",
+        "castling-rook" => "`castling-rook LETTER`, e.g. `castling-rook R`",
         _ => "a known key",
     }
 }
@@ -535,6 +537,10 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("allowed", false), ("forbidden", true)];
                 s.immobile_forbidden = Some(keyword(&args[0], "immobile rule", &options)?);
+            }
+            "castling-rook" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.castling_rook = Some(args[0].spanned());
             }
             "rights-by-file" => {
                 count(key, key_tok, args, 1, 1)?;

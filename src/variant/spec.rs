@@ -64,6 +64,8 @@ pub struct VariantSpec {
     pub royal_takes_checker: Option<Spanned<bool>>,
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
+    /// `castling-rook LETTER`.
+    pub castling_rook: Option<Spanned<String>>,
     pub start_shuffle: Option<ShuffleSpec>,
     /// `pass yes|no`.
     pub pass: Option<Spanned<bool>>,
@@ -120,6 +122,7 @@ impl VariantSpec {
             rights_by_file: None,
             royal_takes_checker: None,
             castling_any: None,
+            castling_rook: None,
             start_shuffle: None,
             pass: None,
             bikjang: None,
