@@ -84,6 +84,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "codrus",
     "shatar",
     "seirawan",
+    "shako",
 ];
 
 /// Variants whose hands come from the partner's board: walks from the start never fill a hand, so

@@ -429,6 +429,11 @@ fn seirawan_matches_fairy_stockfish() {
     run_suite("seirawan", include_str!("perft/seirawan.epd"));
 }
 
+#[test]
+fn shako_matches_fairy_stockfish() {
+    run_suite("shako", include_str!("perft/shako.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

@@ -636,3 +636,30 @@ fn supply_drops_stay_home_and_give_no_check() {
         9 * 5 - 2
     );
 }
+
+#[test]
+fn shako_castles_with_the_outermost_rook_on_the_kings_rank() {
+    // Fairy-Stockfish: f2h2 and f2d2, the rooks to g2 and e2; written back as KQkq-style rights.
+    let g = game("shako");
+    let mut pos = Position::from_fen(&g, "4k5/10/10/10/10/10/10/10/ER3K2RE/10 w KQ - 0 1").unwrap();
+    let moves = legal_texts(&mut pos);
+    assert!(moves.contains(&"f2h2".to_string()) && moves.contains(&"f2d2".to_string()));
+    let pos = common::play(&g, "4k5/10/10/10/10/10/10/10/ER3K2RE/10 w KQ - 0 1", "f2d2");
+    assert!(
+        pos.fen()
+            .starts_with("4k5/10/10/10/10/10/10/10/E2KR3RE/10 b - "),
+        "{}",
+        pos.fen()
+    );
+    assert!(Position::start(&g).fen().contains(" w KQkq - 0 1"));
+    let base = "variant t\nboard 8x8\npiece K king KisO2 royal\npiece R rook R\nstart r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n";
+    let cases = [
+        (
+            "castling-rook X\n",
+            "t.txt:6:15",
+            "`X` in the castling-rook piece",
+        ),
+        ("castling-rook RK\n", "t.txt:6:15", "`RK` names 2 pieces"),
+    ];
+    assert_positioned_errors(base, &cases);
+}

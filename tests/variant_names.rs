@@ -114,6 +114,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("jesonmor", &["jesonmor"]),
     ("codrus", &["codrus"]),
     ("shatar", &["shatar"]),
+    ("shako", &["shako"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -457,10 +457,13 @@ impl Position {
             dist += 1;
         }
         let c = self.board[sq as usize];
-        // The partner: an own unmoved piece in the corner, beyond the king's landing square.
+        // The partner: an own unmoved piece in the corner (or, with `castling-rook`, the first
+        // piece beyond the king, of the partner kind), beyond the king's landing square.
+        let inner = self.game().tables.castle_inner;
         if c.bits() & own == 0
             || !self.virgin[sq as usize]
-            || !self.board[(sq + dir) as usize].is_off()
+            || (!inner && !self.board[(sq + dir) as usize].is_off())
+            || (inner && !self.is_partner(sq as u16))
             || dist <= n as i16
         {
             return;

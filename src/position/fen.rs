@@ -265,6 +265,13 @@ impl Position {
                         && partners.contains(&file_of(c))
                     {
                         named(file_of(c))
+                    } else if t.castle_inner && self.is_partner(c) {
+                        // `castling-rook`: the outermost partner on the royal's rank, each side.
+                        let royal = self.royal[side.index()];
+                        let outer = self.outer_partners(side);
+                        royal != 0
+                            && ((outer[0] == Some(c) && queen_side)
+                                || (outer[1] == Some(c) && king_side))
                     } else if t.castling && p.rights && rank_of(c) == back_rank {
                         let f = file_of(c);
                         (f == t.files - 1 && king_side) || (f == 0 && queen_side)
@@ -278,6 +285,25 @@ impl Position {
                     };
             }
         }
+    }
+
+    /// `castling-rook`: the outermost own partner on the royal piece's rank, towards the a-file
+    /// and towards the last file.
+    fn outer_partners(&self, side: Side) -> [Option<u16>; 2] {
+        let t = &self.game.tables;
+        let royal = self.royal[side.index()];
+        if royal == 0 {
+            return [None, None];
+        }
+        let (rank, rf) = (rank_of(royal), file_of(royal));
+        let partner = |f: u8| {
+            let c = cell(f, rank);
+            (self.board[c as usize].is(side) && self.is_partner(c)).then_some(c)
+        };
+        [
+            (0..rf).find_map(partner),
+            (rf + 1..t.files).rev().find_map(partner),
+        ]
     }
 
     /// The position as a setup (placement, side, rights, e.p. square, counters).
@@ -366,6 +392,18 @@ impl Position {
                         && self.is_partner(c)
                     {
                         out.push(Right::File(side, f));
+                    }
+                }
+            } else if t.castle_inner {
+                let outer = self.outer_partners(side);
+                for (c, right) in [
+                    (outer[1], Right::King(side)),
+                    (outer[0], Right::Queen(side)),
+                ] {
+                    if let Some(c) = c
+                        && self.virgin[c as usize]
+                    {
+                        out.push(right);
                     }
                 }
             } else if t.castling {

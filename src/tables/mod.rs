@@ -141,6 +141,9 @@ pub struct Tables {
     /// `castling-partner any` (Chess960): the castling king ends on its start file (White's,
     /// Black's) moved by its `O` distance, the partner beside it on the inner side.
     pub castle_any: Option<[u8; 2]>,
+    /// `castling-rook`: the partner is the first piece beyond the king, of the partner kind, not
+    /// necessarily in the corner.
+    pub castle_inner: bool,
     pub royal_initial_safe: bool,
     /// `royal-in-check takes-checker`: a royal piece in check may only take its one checker.
     pub royal_takes_checker: bool,
@@ -322,7 +325,9 @@ impl Tables {
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
-        if castling {
+        if let (true, Some(i)) = (castling, v.castling.rook.and_then(|c| v.piece_index(c))) {
+            pieces[i].rights = true;
+        } else if castling {
             // Castling partners are the pieces that start in the corners.
             let (f, r) = (v.files - 1, v.ranks - 1);
             for corner in [(0, 0), (f, 0), (0, r), (f, r)] {
@@ -474,6 +479,7 @@ impl Tables {
             castling,
             castle_through_check: v.castling.through_check,
             castle_any,
+            castle_inner: v.castling.rook.is_some(),
             has_royal,
             self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,

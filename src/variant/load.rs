@@ -278,6 +278,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         royal_takes_checker: child.royal_takes_checker.or(parent.royal_takes_checker),
         gating: child.gating.or(parent.gating),
         castling_any: child.castling_any.or(parent.castling_any),
+        castling_rook: child.castling_rook.or(parent.castling_rook),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         pass: child.pass.or(parent.pass),
         bikjang: child.bikjang.or(parent.bikjang),

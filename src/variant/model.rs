@@ -254,6 +254,9 @@ pub struct CastlingRules {
     /// `castling-partner any`: the partner may stand on any file of the back rank, and the king and
     /// partner end where castling puts them from the start position (Chess960).
     pub any_file: bool,
+    /// `castling-rook`: the partner is the outermost piece of this kind on the castling royal's
+    /// rank, on either side (shako's rooks inside the elephants); else the pieces in the corners.
+    pub rook: Option<char>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -63,6 +63,7 @@ pub const KEYS: &[&str] = &[
     "rights-by-file",
     "royal-in-check",
     "eval",
+    "castling-rook",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -131,6 +132,7 @@ fn usage(key: &str) -> &'static str {
         "eval" => {
             "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion, e.g. `eval N=310/290 mobility=120`"
         }
+        "castling-rook" => "`castling-rook LETTER`, e.g. `castling-rook R`",
         _ => "a known key",
     }
 }
@@ -560,6 +562,10 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("allowed", false), ("forbidden", true)];
                 s.immobile_forbidden = Some(keyword(&args[0], "immobile rule", &options)?);
+            }
+            "castling-rook" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.castling_rook = Some(args[0].spanned());
             }
             "rights-by-file" => {
                 count(key, key_tok, args, 1, 1)?;

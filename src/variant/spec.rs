@@ -70,6 +70,8 @@ pub struct VariantSpec {
     pub gating: Option<GatingSpec>,
     /// `castling-partner corner|any`: `true` for `any`.
     pub castling_any: Option<Spanned<bool>>,
+    /// `castling-rook LETTER`.
+    pub castling_rook: Option<Spanned<String>>,
     pub start_shuffle: Option<ShuffleSpec>,
     /// `pass yes|no`.
     pub pass: Option<Spanned<bool>>,
@@ -131,6 +133,7 @@ impl VariantSpec {
             royal_takes_checker: None,
             gating: None,
             castling_any: None,
+            castling_rook: None,
             start_shuffle: None,
             pass: None,
             bikjang: None,

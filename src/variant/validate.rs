@@ -102,6 +102,23 @@ impl Checker<'_> {
         let shuffle = self.shuffle(&declared, start.as_ref());
         let counting = self.pass_rules(&royals, &declared);
         let lion_trade = self.lion_trade(&declared);
+        let castling_rook = match &spec.castling_rook {
+            Some(l) if l.value.chars().count() != 1 => {
+                self.err(
+                    &l.span,
+                    format!(
+                        "`{}` names {} pieces: expected one piece letter, e.g. `castling-rook R`",
+                        l.value,
+                        l.value.chars().count()
+                    ),
+                );
+                None
+            }
+            Some(l) => self
+                .letters(l, &declared, "castling-rook piece")
+                .map(|v| v.first().copied()),
+            None => Some(None),
+        };
         let rights_by_file = match &spec.rights_by_file {
             Some(l) => self.letters(l, &declared, "rights-by-file pieces"),
             None => Some(Vec::new()),
@@ -143,6 +160,7 @@ impl Checker<'_> {
                     .as_ref()
                     .is_some_and(|c| c.value),
                 any_file: spec.castling_any.as_ref().is_some_and(|c| c.value),
+                rook: castling_rook?,
             },
             royal_initial_moves_safe: spec
                 .royal_initial_moves_safe

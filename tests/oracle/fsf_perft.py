@@ -28,7 +28,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'fischerandom', 'caparandom',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
-            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar',
+            'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
             'seirawan']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
@@ -113,6 +113,7 @@ LETTERS.update({
     'jesonmor': 'n knight',
     'codrus': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
     'shatar': 'p pawn, n knight, b bishop, r rook, j bers (rook + fers), k king',
+    'shako': 'p pawn, n knight, b bishop, r rook, q queen, e elephant (fers + alfil), c cannon (mRcpR), k king',
 })
 JANGGI_LETTERS = ('r chariot (rook), n horse (lame knight), b elephant (janggi elephant: W then two F outward), '
                   'a guard (wazir), k general (wazir), c janggi cannon, p soldier')
@@ -231,6 +232,8 @@ NOTES = {
     'shatar': 'no double step, no castling; promotion to the bers only (a7a8j). A side with only its king left '
               '(either side, also the side to move) ends the game drawn: no moves (positions with a bare king are '
               'not listed: acedrex counts their moves and scores the draw in its game end).',
+    'shako': 'ranks 1..10; pawns on rank 3 double-step, e.p.; promotion on rank 10, suffix q r b n c e; the king '
+             'castles on rank 2 with the outermost rook: f2h2 (rook i2g2), f2d2 (rook b2e2), rights KQkq.',
     'janggi': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggitraditional': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggimodern': JANGGI_NOTES + '; no bikjang rule: generals facing each other change nothing.',
@@ -268,6 +271,12 @@ CASTLING = {
                      'rk5r/8/8/8/8/8/4q3/RK5R w HAha - 0 1', '1r4kr/8/8/8/8/8/8/1R4KR b HBhb - 0 1'],
     'caparandom': ['rk7r/10/10/10/10/10/10/RK7R w JAja - 0 1', '1r6kr/10/10/10/10/10/10/1R6KR w JBjb - 0 1',
                    'rk7r/10/10/10/10/10/5q4/RK7R w JAja - 0 1', 'r3kr4/10/10/10/10/10/10/R3KR4 b FAfa - 0 1'],
+    # Shako: castling on the second rank inside the elephants, through and out of attacked squares, one
+    # rook moved, a rook in front of an elephant that is not the outermost.
+    'shako': ['4k5/10/10/10/10/10/10/10/ER3K2RE/10 w KQ - 0 1', '4k5/10/10/10/10/10/10/4r5/ER3K2RE/10 w KQ - 0 1',
+              '4k5/10/10/10/10/10/10/2r7/ER3K2RE/10 w KQ - 0 1', 'c8c/er3k2re/10/10/10/10/10/10/ER3K2RE/C8C b KQkq - 0 1',
+              '4k5/10/10/10/10/10/10/10/ER3K2RE/10 w K - 0 1', '4k5/10/10/10/10/10/10/10/RR3K3R/10 w KQ - 0 1',
+              '4k5/10/10/10/10/10/5q4/10/ER3K2RE/10 w KQ - 0 1'],
     # Stalemates by piece count, a promotion to king forced by a capture.
     'suicide': ['8/8/8/8/8/p7/P7/8 w - - 0 1', '8/8/8/8/8/p7/P6P/8 b - - 0 1', '1n6/P7/8/8/8/8/8/7k w - - 0 1'],
 }
