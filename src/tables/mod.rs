@@ -216,6 +216,12 @@ pub struct HandTables {
     pub drop_promoted: Vec<Option<Kind>>,
     /// No drop may give check (`drop-checks forbidden`).
     pub no_checks: bool,
+    /// While a side holds pieces it must drop one if it can (`must-drop yes`).
+    pub must_drop: bool,
+    /// Per kind: dropped on both square colours (`drop-opposite-colours`).
+    pub opposite_colours: Vec<bool>,
+    /// `drop-castling`: per side, the cell where a dropped castling piece stands unmoved (0: none).
+    pub castle_home: [u16; 2],
 }
 
 impl HandTables {
@@ -261,6 +267,11 @@ impl HandTables {
                 .map(|p| p.promotes_to.filter(|_| h.drop_promoted))
                 .collect(),
             no_checks: h.drop_checks_forbidden,
+            must_drop: h.must_drop,
+            opposite_colours: per_kind(&h.opposite_colours),
+            castle_home: h.drop_castling.as_ref().map_or([0, 0], |&((f, r), _)| {
+                [cell(f, r), cell(f, v.ranks - 1 - r)]
+            }),
         }
     }
 }
@@ -307,6 +318,12 @@ impl Tables {
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
+        // `drop-castling`: these kinds are castling partners wherever the start puts them.
+        for &c in v.hand.drop_castling.iter().flat_map(|(_, l)| l) {
+            if let Some(i) = v.piece_index(c) {
+                pieces[i].rights = true;
+            }
+        }
         if castling {
             // Castling partners are the pieces that start in the corners.
             let (f, r) = (v.files - 1, v.ranks - 1);
@@ -410,7 +427,8 @@ impl Tables {
         let full_legality = (has_royal && !classic)
             || !end.giving_check
             || lion_trade.is_some()
-            || v.hand.drop_checks_forbidden;
+            || v.hand.drop_checks_forbidden
+            || v.hand.must_drop;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let rule_ends = (has_royal && !classic)
             || end.pass
