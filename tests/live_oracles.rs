@@ -66,6 +66,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "kyotoshogi",
     "micro",
     "supply",
+    "placement",
     "fischerandom",
     "caparandom",
     "janggi",

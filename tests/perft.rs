@@ -312,6 +312,11 @@ fn micro_shogi_matches_fairy_stockfish() {
 }
 
 #[test]
+fn placement_chess_matches_fairy_stockfish() {
+    run_suite("placement", include_str!("perft/placement.epd"));
+}
+
+#[test]
 fn supply_chess_matches_fairy_stockfish() {
     run_suite("supply", include_str!("perft/supply.epd"));
 }

@@ -663,3 +663,45 @@ fn shako_castles_with_the_outermost_rook_on_the_kings_rank() {
     ];
     assert_positioned_errors(base, &cases);
 }
+
+/// Placement chess (Fairy-Stockfish 11.1's `go perft 1` and `d` agree): a side holding pieces must
+/// drop one, on its first rank, bishops on both colours; a king dropped on e1 and a rook dropped
+/// in a corner beside it may castle.
+#[test]
+fn placement_drops_come_first_on_both_colours_and_castle() {
+    let g = game("placement");
+    let mut pos = Position::start(&g);
+    let moves = legal_texts(&mut pos);
+    assert_eq!(moves.len(), 40, "{moves:?}");
+    assert!(
+        moves.iter().all(|m| m.contains('@') && m.ends_with('1')),
+        "{moves:?}"
+    );
+    // a1 is the last dark square: the queen may not take it from the bishops.
+    let mut pos = Position::from_fen(
+        &g,
+        "8/pppppppp/8/8/8/8/PPPPPPPP/2KRNRN1[QBBkqrrbbnn] w - - 0 1",
+    )
+    .expect("fen");
+    assert_eq!(
+        legal_texts(&mut pos),
+        ["B@a1", "B@b1", "B@h1", "Q@b1", "Q@h1"]
+    );
+    // A rook dropped in the corner beside the king at home gives the castling right.
+    let mut pos =
+        Position::from_fen(&g, "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3[RRrr] w - - 0 1").expect("fen");
+    let before = pos.hash();
+    let m = pos.parse_move("R@h1").expect("R@h1");
+    pos.make(m);
+    assert_eq!(
+        pos.fen(),
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K2R[Rrr] b K - 1 1"
+    );
+    assert_eq!(pos.hash(), pos.fresh_hash());
+    pos.unmake();
+    assert_eq!(pos.hash(), before);
+    assert_eq!(
+        pos.fen(),
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3[RRrr] w - - 0 1"
+    );
+}

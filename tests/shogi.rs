@@ -199,6 +199,46 @@ fn promotion_keys_are_checked_with_positions() {
             "unknown drop-checks rule `never`",
         ),
         (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\nmust-drop yes\n",
+            "t.txt:7:11",
+            "`must-drop` in a game without hands",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\nmust-drop perhaps\n",
+            "t.txt:7:11",
+            "unknown must-drop rule `perhaps`",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-opposite-colours X\n",
+            "t.txt:7:23",
+            "`X` in the drop-opposite-colours pieces",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-castling z9 G\n",
+            "t.txt:7:15",
+            "`z9` is not a square",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-castling e12 G\n",
+            "t.txt:7:15",
+            "`e12` is off the 9x9 board",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\ndrop-castling e1 G\n",
+            "t.txt:7:15",
+            "`drop-castling` in a game without hands",
+        ),
+        (
+            "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K[] w - - 0 1\ndrop-castling e1 X\n",
+            "t.txt:7:18",
+            "`X` in the drop-castling partners",
+        ),
+        (
+            "piece P pawn fW\nstart 9/9/9/9/9/9/9/9/9[K] w - - 0 1\n",
+            "t.txt:6:7",
+            "Black has no royal piece (K) in the start position: expected at least one per side, on the board or in hand",
+        ),
+        (
             "piece P pawn fW\nstart k8/9/9/9/9/9/9/9/8K w - - 0 1\nimmobile never\n",
             "t.txt:7:10",
             "unknown immobile rule `never`",

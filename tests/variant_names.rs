@@ -95,6 +95,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("kyotoshogi", &["kyotoshogi"]),
     ("micro", &["micro"]),
     ("supply", &["supply"]),
+    ("placement", &["placement"]),
     ("fischerandom", &["fischerandom"]),
     ("caparandom", &["caparandom"]),
     ("janggi", &["janggi"]),

@@ -30,6 +30,12 @@ impl Position {
             return;
         }
         let start = out.len();
+        if self.must_drop_first() {
+            self.drops(out);
+            if out.len() > start {
+                return;
+            }
+        }
         for i in 0..self.pcount[self.side.index()] as usize {
             let from = self.plist[self.side.index()][i];
             self.piece_moves(from, out);
@@ -61,6 +67,7 @@ impl Position {
                 .and_then(|r| r.confine.as_ref())
                 .map(|c| &c[side]);
             let promoted = t.hand.drop_promoted[k];
+            let colours = t.hand.opposite_colours.iter().any(|&b| b);
             // `drop-one-per-file`: the files that already hold an own piece of the kind.
             let mut taken = 0u32;
             if t.hand.one_per_file[k] {
@@ -80,6 +87,7 @@ impl Position {
                     if !self.board[to as usize].is_empty()
                         || taken & 1 << f != 0
                         || confine.is_some_and(|c| !c[to as usize])
+                        || (colours && !self.colours_allow(k, to))
                     {
                         continue;
                     }
@@ -177,13 +185,23 @@ impl Position {
         if self.decided() {
             return;
         }
+        if self.must_drop_first() {
+            // Only drops, which are not tactical, when there are any.
+            let mut drops = Vec::new();
+            self.drops(&mut drops);
+            if !drops.is_empty() {
+                return;
+            }
+        }
         let start = out.len();
-        let pieces = &self.game().tables.pieces;
+        let t = &self.game().tables;
         for i in 0..self.pcount[self.side.index()] as usize {
             let from = self.plist[self.side.index()][i];
-            if pieces[self.board[from as usize].kind().index()]
+            let flips = t.piece_flip && self.origin[from as usize] != 0;
+            if t.pieces[self.board[from as usize].kind().index()]
                 .promotes_to
                 .is_some()
+                || flips
             {
                 // Its promotions may be quiet: generate all, keep the tactical ones.
                 let first = out.len();
@@ -201,6 +219,72 @@ impl Position {
             }
         }
         self.keep_forced_captures(out, start);
+    }
+
+    /// `drop-opposite-colours`, for a drop of kind `k` on `to`: a piece of such a kind does not go
+    /// on a square colour an own piece of its kind holds; any other drop leaves, for each such kind
+    /// still in hand, as many colours that no own piece of it holds and that keep an empty square
+    /// of its drop ranks as pieces of it in hand (Fairy-Stockfish's rule for placement's bishops).
+    fn colours_allow(&self, k: usize, to: u16) -> bool {
+        let t = &self.game().tables;
+        let side = self.side;
+        let colour = |c: u16| usize::from((file_of(c) + crate::geometry::rank_of(c)) % 2);
+        let held = |b: usize| {
+            let own = Piece::new(side, Kind(b as u8));
+            let mut held = [false; 2];
+            for &c in self.pieces(side) {
+                if self.board[c as usize] == own {
+                    held[colour(c)] = true;
+                }
+            }
+            held
+        };
+        if t.hand.opposite_colours[k] {
+            return !held(k)[colour(to)];
+        }
+        for (b, &on) in t.hand.opposite_colours.iter().enumerate() {
+            let n = self.hand[side.index()][b];
+            if !on || n == 0 {
+                continue;
+            }
+            let held = held(b);
+            let ranks = t.hand.drop_ranks[side.index()][b];
+            let mut free = [false; 2];
+            for r in (0..t.ranks).filter(|r| ranks & 1 << r != 0) {
+                for f in 0..t.files {
+                    let c = crate::geometry::cell(f, r);
+                    if c != to && self.board[c as usize].is_empty() {
+                        free[colour(c)] = true;
+                    }
+                }
+            }
+            if (0..2).filter(|&i| !held[i] && free[i]).count() < usize::from(n) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `must-drop`, out of check: a drop is then always legal (unless `drop-checks` may forbid
+    /// it), so with one at hand nothing else is. (Else `is_legal` sorts it out.)
+    fn must_drop_first(&self) -> bool {
+        let t = &self.game().tables;
+        t.hand.must_drop
+            && !t.hand.no_checks
+            && self.hand[self.side.index()].iter().any(|&n| n > 0)
+            && !self.in_check()
+    }
+
+    /// `must-drop`: whether the side to move holds a piece and has a legal drop, so that no
+    /// other move is legal.
+    fn must_drop_now(&mut self) -> bool {
+        let side = self.side.index();
+        if self.hand[side].iter().all(|&n| n == 0) {
+            return false;
+        }
+        let mut drops = Vec::new();
+        self.drops(&mut drops);
+        drops.into_iter().any(|d| self.is_legal_unfaced(d))
     }
 
     /// Pseudo-legal moves of the piece on `from` (of the side to move).
@@ -624,6 +708,9 @@ impl Position {
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
     pub fn is_legal(&mut self, m: Move) -> bool {
         if self.game().tables.lion_trade.is_some() && !self.trade_allowed(m) {
+            return false;
+        }
+        if self.game().tables.hand.must_drop && !m.is_drop() && self.must_drop_now() {
             return false;
         }
         if self.bikjang_pending() {

@@ -389,7 +389,12 @@ impl Position {
             hash: self.hash,
             virgin_from: self.virgin[from as usize],
             virgin_to: self.virgin[to as usize],
-            virgin_extra: self.virgin[m.extra() as usize],
+            // A drop may make the royal piece unmoved (`drop-castling`): keep its virginity.
+            virgin_extra: if m.is_drop() {
+                self.virgin[self.royal[self.side.index()] as usize]
+            } else {
+                self.virgin[m.extra() as usize]
+            },
             royal: self.royal,
             checks: self.checks,
             moved_origin: self.origin[from as usize],
@@ -502,6 +507,31 @@ impl Position {
             }
             None => self.put(to, Piece::new(side, kind)),
         }
+        let t = &self.game.tables;
+        let p = &t.pieces[kind.index()];
+        // A castling piece (a royal one not on the board, placement's king) is tracked from here.
+        if p.king && self.royal[side.index()] == 0 && !t.classic {
+            self.royal[side.index()] = to;
+        }
+        // `drop-castling`: a castling piece dropped on its home, or a partner in a corner of that
+        // rank while the castling piece stands at home, stands unmoved with it.
+        let home = t.hand.castle_home[side.index()];
+        if home != 0 {
+            let castles = !p.program[0].castles.is_empty();
+            use crate::geometry::{file_of, rank_of};
+            let corner = rank_of(to) == rank_of(home)
+                && (file_of(to) == 0 || file_of(to) == t.files - 1)
+                && p.rights;
+            if castles && to == home {
+                self.virgin[to as usize] = true;
+            } else if corner {
+                self.virgin[to as usize] = true;
+                if self.royal[side.index()] == home {
+                    self.virgin[home as usize] = true;
+                }
+            }
+            self.hash = self.fresh_hash();
+        }
         let pawn = self.game.tables.pieces[kind.index()].pawn;
         self.halfmove = if pawn {
             0
@@ -577,6 +607,9 @@ impl Position {
         if let Some(k) = m.dropped() {
             self.remove(m.to);
             self.hand[self.side.index()][k.index()] += 1;
+            // A drop's `virgin_extra` is its side's royal piece's (see `make`).
+            self.virgin[u.royal[self.side.index()] as usize] = u.virgin_extra;
+            self.royal = u.royal;
             self.virgin[m.to as usize] = u.virgin_to;
             self.halfmove = u.halfmove;
             self.ep = u.ep;

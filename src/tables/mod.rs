@@ -231,6 +231,12 @@ pub struct HandTables {
     pub gating: bool,
     /// Pieces in hand may be dropped.
     pub drops: bool,
+    /// While a side holds pieces it must drop one if it can (`must-drop yes`).
+    pub must_drop: bool,
+    /// Per kind: dropped on both square colours (`drop-opposite-colours`).
+    pub opposite_colours: Vec<bool>,
+    /// `drop-castling`: per side, the cell where a dropped castling piece stands unmoved (0: none).
+    pub castle_home: [u16; 2],
 }
 
 impl HandTables {
@@ -279,6 +285,11 @@ impl HandTables {
             gate: per_kind(&h.gate),
             gating: !h.gate.is_empty(),
             drops: h.drops,
+            must_drop: h.must_drop,
+            opposite_colours: per_kind(&h.opposite_colours),
+            castle_home: h.drop_castling.as_ref().map_or([0, 0], |&((f, r), _)| {
+                [cell(f, r), cell(f, v.ranks - 1 - r)]
+            }),
         }
     }
 }
@@ -325,6 +336,12 @@ impl Tables {
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
+        // `drop-castling`: these kinds are castling partners wherever the start puts them.
+        for &c in v.hand.drop_castling.iter().flat_map(|(_, l)| l) {
+            if let Some(i) = v.piece_index(c) {
+                pieces[i].rights = true;
+            }
+        }
         if let (true, Some(i)) = (castling, v.castling.rook.and_then(|c| v.piece_index(c))) {
             pieces[i].rights = true;
         } else if castling {
@@ -430,7 +447,8 @@ impl Tables {
         let full_legality = (has_royal && !classic)
             || !end.giving_check
             || lion_trade.is_some()
-            || v.hand.drop_checks_forbidden;
+            || v.hand.drop_checks_forbidden
+            || v.hand.must_drop;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
         let bare_draw = end.bare_king == crate::variant::BareKing::Draw;
         let rule_ends = (has_royal && !classic)

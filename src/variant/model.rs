@@ -149,6 +149,13 @@ pub struct HandRules {
     /// Pieces in hand may be dropped (false with `gating` without `drops`: they enter only by
     /// gating).
     pub drops: bool,
+    /// While a side holds pieces it must drop one if it can (`must-drop yes`, placement chess).
+    pub must_drop: bool,
+    /// Kinds whose pieces are dropped on both square colours (`drop-opposite-colours`).
+    pub opposite_colours: Vec<char>,
+    /// `drop-castling`: White's square (file, rank from 0) where a dropped castling piece stands
+    /// unmoved, and the kinds that stand unmoved when dropped in that rank's corners.
+    pub drop_castling: Option<((u8, u8), Vec<char>)>,
 }
 
 /// `initial-ranks`: the `i` moves of these kinds are theirs on a band of ranks, counted from the

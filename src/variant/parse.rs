@@ -50,6 +50,9 @@ pub const KEYS: &[&str] = &[
     "piece-promotion",
     "drop-promoted",
     "drop-checks",
+    "must-drop",
+    "drop-opposite-colours",
+    "drop-castling",
     "immobile",
     "drop-one-per-file",
     "drop-no-mate",
@@ -115,6 +118,11 @@ fn usage(key: &str) -> &'static str {
         }
         "drop-promoted" => "`drop-promoted yes|no`",
         "drop-checks" => "`drop-checks allowed|forbidden`",
+        "must-drop" => "`must-drop yes|no`",
+        "drop-opposite-colours" => {
+            "`drop-opposite-colours LETTERS`, e.g. `drop-opposite-colours B`"
+        }
+        "drop-castling" => "`drop-castling SQUARE LETTERS`, e.g. `drop-castling e1 R`",
         "immobile" => "`immobile allowed|forbidden`",
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
@@ -633,6 +641,22 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("allowed", true), ("forbidden", false)];
                 s.drop_checks = Some(keyword(&args[0], "drop-checks rule", &options)?);
+            }
+            "must-drop" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("yes", true), ("no", false)];
+                s.must_drop = Some(keyword(&args[0], "must-drop rule", &options)?);
+            }
+            "drop-opposite-colours" => {
+                count(key, key_tok, args, 1, 1)?;
+                s.drop_opposite_colours = Some(args[0].spanned());
+            }
+            "drop-castling" => {
+                count(key, key_tok, args, 2, 2)?;
+                s.drop_castling = Some(DropCastlingSpec {
+                    square: args[0].spanned(),
+                    letters: args[1].spanned(),
+                });
             }
             "pass" => {
                 count(key, key_tok, args, 1, 1)?;

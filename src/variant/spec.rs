@@ -54,6 +54,12 @@ pub struct VariantSpec {
     pub drop_promoted: Option<Spanned<bool>>,
     /// `drop-checks allowed|forbidden`: `Some(false)` is `forbidden`.
     pub drop_checks: Option<Spanned<bool>>,
+    /// `must-drop yes|no`.
+    pub must_drop: Option<Spanned<bool>>,
+    /// `drop-opposite-colours LETTERS`.
+    pub drop_opposite_colours: Option<Spanned<String>>,
+    /// `drop-castling SQUARE LETTERS`.
+    pub drop_castling: Option<DropCastlingSpec>,
     /// `immobile allowed|forbidden`: `Some(true)` is `forbidden`.
     pub immobile_forbidden: Option<Spanned<bool>>,
     /// `drop-one-per-file LETTERS`.
@@ -125,6 +131,9 @@ impl VariantSpec {
             piece_promotion: None,
             drop_promoted: None,
             drop_checks: None,
+            must_drop: None,
+            drop_opposite_colours: None,
+            drop_castling: None,
             immobile_forbidden: None,
             drop_one_per_file: None,
             drop_no_mate: None,
@@ -254,6 +263,14 @@ pub struct ShuffleSpec {
     pub letters: Spanned<String>,
     pub colours: Vec<Spanned<String>>,
     pub between: Option<(Spanned<String>, Spanned<String>)>,
+}
+
+/// `drop-castling SQUARE LETTERS`: where a dropped castling piece stands unmoved, and the kinds
+/// that stand unmoved when dropped in that rank's corners.
+#[derive(Clone, Debug)]
+pub struct DropCastlingSpec {
+    pub square: Spanned<String>,
+    pub letters: Spanned<String>,
 }
 
 #[derive(Clone, Debug)]

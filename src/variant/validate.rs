@@ -11,6 +11,9 @@ use crate::setup::Setup;
 use crate::side::Side;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// `drop-castling`: White's square (file, rank from 0) and the partner kinds.
+type DropCastling = ((u8, u8), Vec<char>);
+
 /// The largest board either way: square indices must fit a `u8` (16x16 = 256).
 pub const MAX_BOARD: u32 = 16;
 /// The most material `eval` may give a piece: the square tables hold `i16` centipawns.
@@ -334,6 +337,8 @@ impl Checker<'_> {
             .as_ref()
             .map(|g| drop_letters(&Some(g.kinds.clone()), "gating"))
             .unwrap_or_default();
+        let opposite_colours = drop_letters(&spec.drop_opposite_colours, "drop-opposite-colours");
+        let drop_castling = self.drop_castling(board, declared, hands);
         let mut needs_hands = |key: &Option<Spanned<bool>>, name: &str| {
             if let Some(k) = key
                 && !hands
@@ -343,6 +348,7 @@ impl Checker<'_> {
         };
         needs_hands(&spec.drop_promoted, "drop-promoted");
         needs_hands(&spec.drop_checks, "drop-checks");
+        needs_hands(&spec.must_drop, "must-drop");
         let drop_promoted = spec.drop_promoted.as_ref().is_some_and(|d| d.value);
         if let Some(d) = &spec.drop_promoted
             && d.value
@@ -365,7 +371,47 @@ impl Checker<'_> {
             drop_checks_forbidden: spec.drop_checks.as_ref().is_some_and(|d| !d.value),
             gate,
             drops,
+            must_drop: spec.must_drop.as_ref().is_some_and(|d| d.value),
+            opposite_colours,
+            drop_castling: drop_castling.flatten(),
         })
+    }
+
+    /// `drop-castling SQUARE LETTERS`: a square on the board, kinds declared, in a game with
+    /// hands. `None` when it is wrong (reported), `Some(None)` when absent.
+    fn drop_castling(
+        &mut self,
+        board: Option<(u8, u8)>,
+        declared: &BTreeSet<char>,
+        hands: bool,
+    ) -> Option<Option<DropCastling>> {
+        let Some(d) = self.spec.drop_castling.clone() else {
+            return Some(None);
+        };
+        let before = self.diags.len();
+        if !hands {
+            self.err(&d.square.span, "`drop-castling` in a game without hands: expected `captures to-hand` or holdings (`[...]`) in the start position");
+        }
+        let square = crate::setup::parse_square_name(&d.square.value);
+        match (square, board) {
+            (None, _) => self.err(
+                &d.square.span,
+                format!(
+                    "`{}` is not a square: expected one such as `e1`",
+                    d.square.value
+                ),
+            ),
+            (Some((f, r)), Some((files, ranks))) if f >= files || r >= ranks => self.err(
+                &d.square.span,
+                format!(
+                    "`{}` is off the {files}x{ranks} board: expected a square on it",
+                    d.square.value
+                ),
+            ),
+            _ => {}
+        }
+        let letters = self.letters(&d.letters, declared, "drop-castling partners");
+        (self.diags.len() == before).then(|| square.zip(letters))
     }
 
     fn board(&mut self) -> Option<(u8, u8)> {
@@ -542,8 +588,9 @@ impl Checker<'_> {
                 self.err(&span, p.message);
             }
         }
-        // Each side needs a royal piece, unless an extinction rule decides the game instead (a side
-        // without one, as in horde, loses only by extinction).
+        // Each side needs a royal piece, on the board or in hand (placement drops its king), unless
+        // an extinction rule decides the game instead (a side without one, as in horde, loses only
+        // by extinction).
         if !royals.is_empty() && self.spec.extinction.is_none() {
             let names: Vec<String> = royals.iter().map(|c| c.to_string()).collect();
             for side in Side::BOTH {
@@ -551,10 +598,15 @@ impl Checker<'_> {
                     .squares()
                     .filter(|(_, p)| p.side == side && royals.contains(&p.letter))
                     .count();
-                if n == 0 {
+                let held = setup
+                    .hands
+                    .iter()
+                    .flatten()
+                    .any(|p| p.side == side && royals.contains(&p.letter));
+                if n == 0 && !held {
                     self.err(
                         &fen.fields[0].span,
-                        format!("{} has no royal piece ({}) in the start position: expected at least one per side", side.name(), names.join(" ")),
+                        format!("{} has no royal piece ({}) in the start position: expected at least one per side, on the board or in hand", side.name(), names.join(" ")),
                     );
                 }
             }

@@ -24,7 +24,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'xiangqi', 'minixiangqi', 'manchu',
             'antichess', 'giveaway', 'suicide', 'losers', 'horde',
             'shogi', 'minishogi', 'judkins', 'gorogoro', 'euroshogi', 'dobutsu',
-            'mini', 'kyotoshogi', 'micro', 'supply',
+            'mini', 'kyotoshogi', 'micro', 'supply', 'placement',
             'fischerandom', 'caparandom',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
@@ -82,6 +82,7 @@ LETTERS = {
     'dobutsu': 'c chick (fW), h hen (gold WfF, the promoted chick, written +c), e elephant (F), g giraffe (W), '
                'l lion (king)',
     'crazyhouse': CHESS_LETTERS,
+    'placement': CHESS_LETTERS,
     'loop': CHESS_LETTERS,
     'chessgi': CHESS_LETTERS,
     'capahouse': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
@@ -173,6 +174,10 @@ NOTES = {
     'loop': 'crazyhouse, but a captured promoted piece returns to hand as what it is.',
     'chessgi': 'loop, and pawns may be dropped on the first rank too (ranks 1..7).',
     'capahouse': 'capablanca with crazyhouse drops (pawns on ranks 2..7).',
+    'placement': 'pieces but pawns start in hand; while a side holds pieces it must drop one (if it can) on its '
+                 'first rank, bishops on both colours (no drop that leaves a bishop in hand without a free square '
+                 'of a colour its bishops lack); a king dropped on e1/e8 and rooks in that rank\'s corners get '
+                 'castling rights ("KQk" in FEN); captures leave the game.',
     'pocketknight': 'chess, each side with a knight in hand at the start; captures leave the game.',
     'bughouse': 'one board of bughouse: captures leave the game (for the partner\'s board); the hand comes from the '
                 'position; drops as in crazyhouse.',
@@ -305,6 +310,13 @@ RULES = {
     'bughouse': ['r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNPbp] w KQkq - 2 3',
                  'r3k2r/ppp2ppp/8/3pp3/8/8/PPPPPPPP/R3K2R[RBNPPqr] b KQkq - 0 8',
                  '4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 40'],
+    # Placement: the last bishop square of a colour, rights from a rook dropped beside a king at home,
+    # castling once placed, a side with an empty hand while the other still drops.
+    'placement': ['8/pppppppp/8/8/8/8/PPPPPPPP/2KRNRN1[QBBkqrrbbnn] w - - 0 1',
+                  '8/pppppppp/8/8/8/8/PPPPPPPP/1QKRNRNB[Bkqrrbbnn] w - - 0 1',
+                  '4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3[RRrr] w - - 0 1',
+                  'r3k3/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[r] b KQq - 0 1',
+                  'rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[r] w KQq - 0 1'],
     # A capture of a flipped piece (back to hand plain), drops either face up, pieces that flip.
     'kyotoshogi': ['+l1k2/5/2p2/2S2/2K2[NPl] w - - 0 1', '2k2/5/2+s2/1P3/2K2[Ls] w - - 0 1',
                    '2k2/1+p3/5/3+N1/2K2[SPn] b - - 0 1'],
