@@ -425,8 +425,13 @@ impl Position {
                 with_gates.extend(out.iter().copied().filter(|r| match *r {
                     Right::King(s) | Right::Queen(s) | Right::File(s, _) => s == side,
                 }));
+                // As Fairy-Stockfish, no gates while the hand holds nothing to gate (and captures
+                // cannot refill it): it reads them then as Chess960 castling files.
+                let hand = &self.hand[side.index()];
+                let can_gate = t.hand.captures_to_hand
+                    || (0..t.pieces.len()).any(|k| hand[k] > 0 && t.hand.gate[k]);
                 let back_rank = side.home_rank(t.ranks);
-                for f in 0..t.files {
+                for f in (0..t.files).filter(|_| can_gate) {
                     let c = cell(f, back_rank);
                     if self.board[c as usize].is(side) && self.virgin[c as usize] {
                         with_gates.push(Right::File(side, f));
