@@ -1,17 +1,35 @@
 //! Runs N generated protocol sessions natively (no libFuzzer), each from pseudo-random bytes, and
 //! lists the distinct failures (exit status 1 if there is any): `cargo run --release --example sessions -- N [xboard|uci|usi] [SEED]`.
+//! With a file in place of N, prints the session that fuzz input stands for and runs it.
 //! `SKIP=memory,cores` leaves out generated lines starting with those words (to get past a known
 //! crash). An allocation failure aborts the process rather than being listed.
 
 use acedrex::protocol::Protocol;
 use std::collections::BTreeMap;
 fn main() {
-    let n: usize = std::env::args().nth(1).unwrap().parse().unwrap();
     let p = match std::env::args().nth(2).as_deref() {
         Some("uci") => Protocol::Uci,
         Some("usi") => Protocol::Usi,
         _ => Protocol::Xboard,
     };
+    let first = std::env::args().nth(1).unwrap();
+    // A file instead of a count: print the session a fuzz input stands for, then run it.
+    if let Ok(data) = std::fs::read(&first) {
+        let mut u = arbitrary::Unstructured::new(&data);
+        let steps = <Vec<acedrex_fuzz::session::Step> as arbitrary::Arbitrary>::arbitrary(&mut u)
+            .unwrap_or_default();
+        let steps = &steps[..steps.len().min(40)];
+        let text: String = acedrex_fuzz::session::lines(p, steps)
+            .into_iter()
+            .map(|l| l + "\n")
+            .collect();
+        print!("{text}");
+        let t = std::time::Instant::now();
+        acedrex_fuzz::session::run_text(p, &text);
+        eprintln!("ran in {:?}", t.elapsed());
+        return;
+    }
+    let n: usize = first.parse().unwrap();
     let mut x: u64 = std::env::args()
         .nth(3)
         .map_or(0x9E3779B97F4A7C15, |s| s.parse().unwrap());

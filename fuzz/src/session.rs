@@ -79,9 +79,12 @@ impl Num {
             Num::Signed(n) => (-i128::from(n.unsigned_abs().max(1))).to_string(),
             Num::Float(x) => format!("{x:e}"),
             Num::Wild(_) => {
+                // Too large for usize is still a count the protocol clamps to its maximum.
                 let t = self.text();
+                let digits = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
                 match t.parse::<usize>() {
-                    Ok(n) if n > 8 => format!("{t}x"),
+                    Ok(n) if n <= 8 => t,
+                    _ if digits => format!("{t}x"),
                     _ => t,
                 }
             }
