@@ -17,6 +17,7 @@
 use super::LabError;
 use super::openings;
 use super::stats::Pentanomial;
+use super::tester::Adjudication;
 use crate::eval::{EvalBasis, EvalTables};
 use crate::game::Game;
 use crate::position::Position;
@@ -34,16 +35,24 @@ use std::time::Instant;
 
 /// Plies of a game (after its opening) whose positions are not recorded.
 pub const SKIP_PLIES: usize = 8;
-/// A game still running after this many plies is a draw.
-const MAX_PLIES: usize = 400;
-/// Resign: the search sees at least this much for one side...
-const RESIGN_CP: i32 = 800;
-/// ... on this many plies in a row.
-const RESIGN_PLIES: usize = 8;
-/// Draw: from this ply on, within this much of equality for this many plies in a row.
-const DRAW_PLY: usize = 100;
-const DRAW_CP: i32 = 10;
-const DRAW_PLIES: usize = 16;
+/// When a tuning game ends early, in the lab's own terms (moves of each side; one engine plays
+/// both): resign at 800 cp for 4 moves each, draw within 10 cp for 8 moves each from ply 100,
+/// a draw at ply 400.
+const ADJUDICATION: Adjudication = Adjudication {
+    resign_score: 800,
+    resign_moves: 4,
+    draw_ply: 100,
+    draw_score: 10,
+    draw_moves: 8,
+    max_plies: 400,
+};
+const MAX_PLIES: usize = ADJUDICATION.max_plies;
+const RESIGN_CP: i32 = ADJUDICATION.resign_score;
+/// Plies in a row: a move of each side is two plies of one engine.
+const RESIGN_PLIES: usize = 2 * ADJUDICATION.resign_moves as usize;
+const DRAW_PLY: usize = ADJUDICATION.draw_ply;
+const DRAW_CP: i32 = ADJUDICATION.draw_score;
+const DRAW_PLIES: usize = 2 * ADJUDICATION.draw_moves as usize;
 
 /// What a tuning run does.
 #[derive(Debug, Clone)]
