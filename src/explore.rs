@@ -105,6 +105,8 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
             pawns: vec![],
             zone: 1,
             to: PromotionTarget::Choice(vec![]),
+            optional: false,
+            limit: Vec::new(),
         },
         castling: CastlingRules::default(),
         royal_initial_moves_safe: false,

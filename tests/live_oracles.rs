@@ -86,6 +86,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "shatar",
     "seirawan",
     "shako",
+    "grand",
 ];
 
 /// Variants whose hands come from the partner's board: walks from the start never fill a hand, so

@@ -439,6 +439,11 @@ fn shako_matches_fairy_stockfish() {
     run_suite("shako", include_str!("perft/shako.epd"));
 }
 
+#[test]
+fn grand_matches_fairy_stockfish() {
+    run_suite("grand", include_str!("perft/grand.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

@@ -116,6 +116,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("codrus", &["codrus"]),
     ("shatar", &["shatar"]),
     ("shako", &["shako"]),
+    ("grand", &["grand"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

@@ -186,6 +186,8 @@ fn calibration() -> (f64, f64) {
                 pawns: vec![],
                 zone: 1,
                 to: PromotionTarget::Choice(vec![]),
+                optional: false,
+                limit: Vec::new(),
             },
             castling: CastlingRules::default(),
             royal_initial_moves_safe: false,

@@ -367,9 +367,7 @@ impl Position {
                 .with_capture(captured)
                 .by_pawn(promotes);
             if promoting {
-                for &k in &game.tables.promotions[side.index()][to as usize] {
-                    out.push(m.with_promotion(Some(k)));
-                }
+                self.push_promotions(out, m, &game.tables.promotions[side.index()][to as usize], QUIET);
                 return;
             }
             out.push(m);
@@ -455,6 +453,22 @@ impl Position {
         }
     }
 
+    /// A pawn's move `m` onto a promotion cell: one move per choice its `promotion-limit` allows,
+    /// and with `promotion-optional` the move as a pawn too (a capture only, unless `quiet`).
+    #[inline]
+    fn push_promotions(&self, out: &mut Vec<Move>, m: Move, choices: &[Kind], quiet: bool) {
+        let t = &self.game().tables;
+        let counts = &self.counts[self.side.index()];
+        for &k in choices {
+            if !t.promotion_limited || counts[k.index()] < t.promotion_limit[k.index()] {
+                out.push(m.with_promotion(Some(k)));
+            }
+        }
+        if t.promotion_optional && (quiet || m.is_capture()) {
+            out.push(m);
+        }
+    }
+
     /// `piece-promotion` and `immobile forbidden` for the moves in `out[start..]` of the piece on
     /// `from`: a move that starts or ends in the zone (with `on-capture`, a capture) may also
     /// promote (a promoted piece, which remembers its origin, does not promote again; with `flip`
@@ -486,7 +500,9 @@ impl Position {
             if can {
                 out.push(m.with_promotion(promotes));
             }
-            let stuck = piece.stuck.as_ref().is_some_and(|s| s[side][m.to as usize]);
+            // A pawn's promotion (`promotion`) leaves no pawn behind to be stuck.
+            let stuck = m.promotion().is_none()
+                && piece.stuck.as_ref().is_some_and(|s| s[side][m.to as usize]);
             if !(stuck || (can && t.piece_promotion_forced)) {
                 out[kept] = m;
                 kept += 1;
@@ -1016,9 +1032,7 @@ impl Walker<'_> {
         if let Some(p) = self.promotions {
             let choices = &p[to as usize];
             if !choices.is_empty() {
-                for &k in choices {
-                    self.out.push(m.with_promotion(Some(k)));
-                }
+                self.pos.push_promotions(self.out, m, choices, self.quiet);
                 return;
             }
         }

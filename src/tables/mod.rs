@@ -130,6 +130,13 @@ pub struct Tables {
     pub pieces: Vec<PieceTables>,
     /// Promotion choices (piece types) for a pawn of each colour arriving on a cell; empty = none.
     pub promotions: [Vec<Vec<Kind>>; 2],
+    /// `promotion-optional`: a pawn moving onto a promotion cell may also stay a pawn.
+    pub promotion_optional: bool,
+    /// `promotion-limit`, per kind: a pawn promotes to it only while its side has fewer on the
+    /// board (`u16::MAX`: no limit).
+    pub promotion_limit: Vec<u16>,
+    /// Some kind has a promotion limit.
+    pub promotion_limited: bool,
     /// Some piece captures en passant (`e`), so double steps leave e.p. rights.
     pub en_passant: bool,
     pub castling: bool,
@@ -491,6 +498,19 @@ impl Tables {
             flat_attacks,
             files: v.files,
             ranks: v.ranks,
+            promotion_optional: v.promotion.optional,
+            promotion_limit: v
+                .pieces
+                .iter()
+                .map(|p| {
+                    v.promotion
+                        .limit
+                        .iter()
+                        .find(|l| l.0 == p.letter)
+                        .map_or(u16::MAX, |l| l.1)
+                })
+                .collect(),
+            promotion_limited: !v.promotion.limit.is_empty(),
             pieces,
             promotions,
             en_passant,

@@ -244,6 +244,8 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         pieces,
         start: child.start.or(parent.start),
         promotion: child.promotion.or(parent.promotion),
+        promotion_optional: child.promotion_optional.or(parent.promotion_optional),
+        promotion_limit: child.promotion_limit.or(parent.promotion_limit),
         castling_through_check: child
             .castling_through_check
             .or(parent.castling_through_check),

@@ -244,6 +244,12 @@ pub struct Promotion {
     /// Depth of the promotion zone in ranks, counted from the far edge (1 = last rank only).
     pub zone: u8,
     pub to: PromotionTarget,
+    /// `promotion-optional yes`: a pawn moving in the zone may also stay a pawn (with `immobile
+    /// forbidden`, not where it could never move again: grand chess's last rank).
+    pub optional: bool,
+    /// `promotion-limit`: (letter, N): a pawn may promote to this kind only while its side has
+    /// fewer than N of it on the board (grand chess: only to a kind it has lost).
+    pub limit: Vec<(char, u16)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

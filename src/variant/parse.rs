@@ -28,6 +28,8 @@ pub const KEYS: &[&str] = &[
     "piece",
     "start",
     "promotion",
+    "promotion-optional",
+    "promotion-limit",
     "castling",
     "royal-initial-moves",
     "stalemate",
@@ -88,6 +90,8 @@ fn usage(key: &str) -> &'static str {
         "promotion" => {
             "`promotion PAWNS [zone N] choice LETTERS` or `promotion PAWNS [zone N] by-file LETTERS`"
         }
+        "promotion-optional" => "`promotion-optional yes|no`",
+        "promotion-limit" => "`promotion-limit LETTER=N...`, e.g. `promotion-limit Q=1 R=2`",
         "castling" => "`castling through-check yes|no`",
         "royal-initial-moves" => "`royal-initial-moves free|safe`",
         "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins|fewer-pieces-wins`",
@@ -324,6 +328,12 @@ impl FileParser {
                 });
             }
             "promotion" => s.promotion = Some(promotion(key_tok, args)?),
+            "promotion-optional" => {
+                count(key, key_tok, args, 1, 1)?;
+                let options = [("yes", true), ("no", false)];
+                s.promotion_optional = Some(keyword(&args[0], "promotion-optional rule", &options)?);
+            }
+            "promotion-limit" => s.promotion_limit = Some(promotion_limit(key_tok, args)?),
             "castling" => {
                 count(key, key_tok, args, 2, 2)?;
                 if args[0].text != "through-check" {
@@ -955,6 +965,37 @@ fn eval(key_tok: &Tok, args: &[Tok]) -> Res<EvalSpec> {
         ));
     }
     Ok(spec)
+}
+
+/// `promotion-limit LETTER=N...`: N from 0 up.
+fn promotion_limit(key_tok: &Tok, args: &[Tok]) -> Res<Vec<(Spanned<char>, u32)>> {
+    count("promotion-limit", key_tok, args, 1, usize::MAX)?;
+    args.iter()
+        .map(|t| {
+            let bad = || {
+                t.span.error(format!(
+                    "`{}` is not a promotion limit: expected LETTER=N with an upper-case piece letter and a count, e.g. `Q=1`",
+                    t.text
+                ))
+            };
+            let (l, n) = t.text.split_once('=').ok_or_else(bad)?;
+            let mut chars = l.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return Err(bad());
+            };
+            if !c.is_ascii_uppercase() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let n = n.parse::<u32>().unwrap_or(u32::MAX);
+            Ok((
+                Spanned {
+                    value: c,
+                    span: t.span.sub(0, 1),
+                },
+                n,
+            ))
+        })
+        .collect()
 }
 
 /// `counting LETTER=N... [bonus N]`.

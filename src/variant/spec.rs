@@ -25,6 +25,10 @@ pub struct VariantSpec {
     pub pieces: Vec<PieceSpec>,
     pub start: Option<FenSpec>,
     pub promotion: Option<PromotionSpec>,
+    /// `promotion-optional yes|no`.
+    pub promotion_optional: Option<Spanned<bool>>,
+    /// `promotion-limit LETTER=N...`.
+    pub promotion_limit: Option<Vec<(Spanned<char>, u32)>>,
     pub castling_through_check: Option<Spanned<bool>>,
     pub royal_initial_moves_safe: Option<Spanned<bool>>,
     /// The outcome, and whether the piece count decides instead (`fewer-pieces-wins`).
@@ -109,6 +113,8 @@ impl VariantSpec {
             pieces: Vec::new(),
             start: None,
             promotion: None,
+            promotion_optional: None,
+            promotion_limit: None,
             castling_through_check: None,
             royal_initial_moves_safe: None,
             stalemate: None,

@@ -140,7 +140,9 @@ fn defaults_when_keys_are_absent() {
         Promotion {
             pawns: vec![],
             zone: 1,
-            to: PromotionTarget::Choice(vec![])
+            to: PromotionTarget::Choice(vec![]),
+            optional: false,
+            limit: Vec::new(),
         }
     );
     assert!(!v.castling.through_check);

@@ -736,10 +736,20 @@ impl Checker<'_> {
         declared: &BTreeSet<char>,
     ) -> Option<Promotion> {
         let Some(p) = &self.spec.promotion else {
+            for (key, at) in [
+                ("promotion-optional", self.spec.promotion_optional.as_ref().map(|o| o.span.clone())),
+                ("promotion-limit", self.spec.promotion_limit.as_ref().and_then(|l| l.first()).map(|l| l.0.span.clone())),
+            ] {
+                if let Some(at) = at {
+                    self.err(&at, format!("`{key}` without a `promotion` line: expected `promotion PAWNS ...` saying which pieces promote"));
+                }
+            }
             return Some(Promotion {
                 pawns: Vec::new(),
                 zone: 1,
                 to: PromotionTarget::Choice(Vec::new()),
+                optional: false,
+                limit: Vec::new(),
             });
         };
         let pawns = self.letters(&p.pawns, declared, "promoting pieces");
@@ -771,10 +781,31 @@ impl Checker<'_> {
                 }
             }
         };
+        let mut limit = Vec::new();
+        let mut limit_ok = true;
+        for (l, n) in self.spec.promotion_limit.clone().unwrap_or_default() {
+            let choices: Vec<char> = match &p.target {
+                PromotionTargetSpec::Choice(c) | PromotionTargetSpec::ByFile(c) => c.value.chars().collect(),
+            };
+            if !choices.contains(&l.value) {
+                self.err(&l.span, format!("`{}` in the promotion limit is not a promotion choice: expected letters from `{}`", l.value, choices.iter().collect::<String>()));
+                limit_ok = false;
+            } else if limit.iter().any(|&(c, _)| c == l.value) {
+                self.err(&l.span, format!("`{}` is limited twice: expected each letter once", l.value));
+                limit_ok = false;
+            } else if n > u32::from(u16::MAX) {
+                self.err(&l.span, format!("a promotion limit of {n}: expected 0 to {}", u16::MAX));
+                limit_ok = false;
+            } else {
+                limit.push((l.value, n as u16));
+            }
+        }
         Some(Promotion {
             pawns: pawns?,
             zone: zone?,
             to: to?,
+            optional: self.spec.promotion_optional.as_ref().is_some_and(|o| o.value),
+            limit: limit_ok.then_some(limit)?,
         })
     }
 

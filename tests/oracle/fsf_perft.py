@@ -29,7 +29,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
             'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
-            'seirawan']
+            'seirawan', 'grand']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -115,6 +115,7 @@ LETTERS.update({
     'codrus': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (non-royal king)',
     'shatar': 'p pawn, n knight, b bishop, r rook, j bers (rook + fers), k king',
     'shako': 'p pawn, n knight, b bishop, r rook, q queen, e elephant (fers + alfil), c cannon (mRcpR), k king',
+    'grand': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
 })
 JANGGI_LETTERS = ('r chariot (rook), n horse (lame knight), b elephant (janggi elephant: W then two F outward), '
                   'a guard (wazir), k general (wazir), c janggi cannon, p soldier')
@@ -239,6 +240,10 @@ NOTES = {
               'not listed: acedrex counts their moves and scores the draw in its game end).',
     'shako': 'ranks 1..10; pawns on rank 3 double-step, e.p.; promotion on rank 10, suffix q r b n c e; the king '
              'castles on rank 2 with the outermost rook: f2h2 (rook i2g2), f2d2 (rook b2e2), rights KQkq.',
+    'grand': 'ranks 1..10; pawns on rank 3 double-step, e.p.; no castling; a pawn may promote on ranks 8 and 9 '
+             'and must on 10, only to a kind its side has fewer of on the board than its promotionLimit '
+             '(q a c 1, r b n 2; so to a lost piece): with none left to choose it stays on rank 8 or 9 and '
+             'does not move to 10; suffix q r b n a c.',
     'janggi': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggitraditional': JANGGI_NOTES + BIKJANG_NOTES + '.',
     'janggimodern': JANGGI_NOTES + '; no bikjang rule: generals facing each other change nothing.',
@@ -359,6 +364,16 @@ RULES.update({
                 '8/8/8/4k3/8/5n2/4r3/4K3 w - - 0 1', '8/8/8/4k3/8/4r3/8/3RK3 w - - 0 1',
                 '8/8/8/4k3/8/8/5n2/4K3 w - - 0 1', '4k3/8/8/8/8/8/3p4/4K3 w - - 0 1'],
     'shatar': ['4k3/P7/8/8/8/8/r7/4K3 w - - 0 1', '4k3/8/8/8/8/8/r6n/J3K3 b - - 0 1'],
+    # Grand: promotion on rank 10 with every kind lost (six choices, no plain move), with none lost (the
+    # pawn cannot go on, not even by taking), on entering the zone (plain only, or the lost queen and rook
+    # as well), a second pawn after the first took the only lost kind back, Black's mirror, e.p.
+    'grand': ['4k5/P9/10/10/10/10/10/10/10/4K5 w - - 0 1',
+              '1r2k5/P9/10/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1',
+              '4k5/10/P9/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1',
+              '4k5/10/10/P9/10/10/10/10/1NB1KCABN1/R9 w - - 0 1',
+              'r3k5/PP8/10/10/10/10/10/10/1NB1KCABN1/R8R w - - 0 1',
+              '1nbqkcabn1/r8r/10/10/10/10/10/10/p9/1R2K5 b - - 0 1',
+              '4k5/10/10/10/10/1p8/10/P9/10/4K5 w - - 0 1'],
     'asean': ['4k3/P7/8/8/8/8/8/4K3 w - - 0 1', '4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1'],
     'ai-wok': ['4k3/8/8/P7/8/8/8/4K3 w - - 0 1', '4k3/8/8/8/3A4/8/8/4K3 b - - 0 1'],
     'breakthrough': ['8/P7/8/8/8/8/8/7p w - - 0 1', 'P7/8/8/8/8/8/8/7p b - - 0 1', '8/8/8/8/8/8/8/p6P w - - 0 1',
