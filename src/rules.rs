@@ -1,6 +1,7 @@
 //! Game end, read from the variant's rules: checkmate, stalemate with its value, bare king (off,
 //! immediate, with bare-back), repetition and move-count draws; the ends decided by the move just
-//! made (royal pieces lost, extinction of a kind, a goal reached, the n-th check); dice rolls.
+//! made (royal pieces lost, extinction of a kind, a goal reached, the n-th check); the makruk
+//! family's counting limit; dice rolls.
 
 use crate::position::{Kind, Move, Position, Side};
 use crate::variant::{BareKing, DiceNoMove, Outcome};
@@ -280,6 +281,15 @@ impl Position {
             && self.halfmove >= n
         {
             return Some(self.counted("move count"));
+        }
+        // `honour-count`: the count reached its limit (a mate on that ply still counts, above).
+        if let Some((ply, limit)) = self.honour_count()
+            && ply >= limit
+        {
+            return Some(GameEnd {
+                winner: Winner::Draw,
+                reason: "counting limit",
+            });
         }
         None
     }

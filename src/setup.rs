@@ -103,6 +103,9 @@ pub struct Setup {
     /// Checks each side (White, Black) may still give before it wins, in n-check variants: the
     /// field `W+B` after the en-passant square, as Fairy-Stockfish writes it (`3+3`).
     pub checks: Option<[u32; 2]>,
+    /// A number in the e.p. field: the makruk family's running count's limit in plies, as
+    /// Fairy-Stockfish writes it (`honour-count`; then the halfmove field holds the count).
+    pub count_limit: Option<(u32, usize)>,
     /// Where each field starts (placement, side, rights, e.p., halfmove, fullmove), for messages.
     pub field_at: [usize; 6],
 }
@@ -197,16 +200,21 @@ impl Setup {
             }
         }
         let mut ep = None;
+        let mut count_limit = None;
         if let Some((at, e)) = field(3).filter(|&(_, e)| e != "-") {
-            match parse_square_name(e) {
+            if numeric(e) {
+                count_limit = Some((e.parse::<u32>().unwrap_or(u32::MAX), at));
+            } else {
+                match parse_square_name(e) {
                 Some(sq) => ep = Some((sq, at)),
                 None => problems.push(FenProblem {
                     at,
                     len: e.chars().count(),
                     message: format!(
-                        "`{e}` is not an en-passant square: expected `-` or a square such as `e3`"
+                        "`{e}` is not an en-passant square: expected `-`, a square such as `e3` or a counting limit such as `32`"
                     ),
                 }),
+                }
             }
         }
         let mut counter = |i: usize, what: &str, example: &str| -> u32 {
@@ -244,6 +252,7 @@ impl Setup {
             halfmove,
             fullmove,
             checks,
+            count_limit,
             field_at,
         };
         (Some(setup), problems)
@@ -417,9 +426,11 @@ impl Setup {
         if rights.is_empty() {
             rights = "-".into();
         }
-        let ep = self.ep.map_or("-".to_string(), |((f, r), _)| {
-            format!("{}{}", (b'a' + f) as char, r + 1)
-        });
+        let ep = match (self.count_limit, self.ep) {
+            (Some((n, _)), _) => n.to_string(),
+            (None, Some(((f, r), _))) => format!("{}{}", (b'a' + f) as char, r + 1),
+            (None, None) => "-".to_string(),
+        };
         let checks = self
             .checks
             .map_or(String::new(), |[w, b]| format!(" {w}+{b}"));
@@ -457,6 +468,7 @@ impl Setup {
             halfmove: 0,
             fullmove: 1,
             checks: None,
+            count_limit: None,
             field_at: [0; 6],
         }
     }

@@ -98,6 +98,30 @@ impl Position {
         if let (Some(n), Some(left)) = (t.checks_to_win, setup.checks) {
             pos.checks = left.map(|l| u32::from(n).saturating_sub(l) as u8);
         }
+        if let Some((n, at)) = setup.count_limit {
+            if t.honour.is_none() {
+                problems.push(FenProblem {
+                    at,
+                    len: n.to_string().len(),
+                    message: format!(
+                        "`{n}` in the en-passant field: expected `-` or a square such as `e3` (a counting limit needs `honour-count`)"
+                    ),
+                });
+            } else if n > 2 * 16383 {
+                problems.push(FenProblem {
+                    at,
+                    len: n.to_string().len(),
+                    message: format!("a counting limit of {n} plies: expected at most 32766"),
+                });
+            } else if n > 0 {
+                // As Fairy-Stockfish reads it: with a limit the halfmove field is the count.
+                pos.count_limit = n as u16;
+                if pos.halfmove != 0 {
+                    pos.count_ply = pos.halfmove;
+                    pos.halfmove = 0;
+                }
+            }
+        }
         if !problems.is_empty() {
             return Err(FenError { problems });
         }
@@ -181,6 +205,8 @@ impl Position {
             counts: [[0; Kind::MAX]; 2],
             royal: [0; 2],
             checks: [0; 2],
+            count_limit: 0,
+            count_ply: 0,
             hand: [[0; Kind::MAX]; 2],
             origin: [0; CELLS],
             history: Vec::new(),
@@ -342,6 +368,10 @@ impl Position {
         s.rights = self.rights();
         s.ep = (self.ep != 0).then(|| ((file_of(self.ep), rank_of(self.ep)), 0));
         s.halfmove = self.halfmove.into();
+        if self.count_limit != 0 {
+            s.count_limit = Some((self.count_limit.into(), 0));
+            s.halfmove = self.count_ply.into();
+        }
         s.fullmove = self.fullmove();
         s.checks = t
             .checks_to_win

@@ -33,6 +33,8 @@ struct Undo {
     virgin_extra: bool,
     royal: [u16; 2],
     checks: [u8; 2],
+    /// `count_limit` and `count_ply`.
+    count: [u16; 2],
     /// `origin` of the moving and of the captured piece.
     moved_origin: u8,
     captured_origin: u8,
@@ -66,6 +68,10 @@ pub struct Position {
     pub(crate) royal: [u16; 2],
     /// Checks given by each side (n-check).
     pub(crate) checks: [u8; 2],
+    /// `honour-count`: the running count's limit in plies (0: no count runs) and the plies
+    /// counted, as Fairy-Stockfish's FEN writes them in its e.p. and halfmove fields.
+    pub(crate) count_limit: u16,
+    pub(crate) count_ply: u16,
     /// Pieces in hand: count per side and kind.
     pub(crate) hand: [[u8; Kind::MAX]; 2],
     /// Per cell: the kind + 1 a promoted piece there was before promoting (0: not promoted, or
@@ -397,6 +403,7 @@ impl Position {
             },
             royal: self.royal,
             checks: self.checks,
+            count: [self.count_limit, self.count_ply],
             moved_origin: self.origin[from as usize],
             captured_origin: self.origin[captured_at as usize],
             locust: m
@@ -463,7 +470,7 @@ impl Position {
         } else {
             self.halfmove.saturating_add(1)
         };
-        self.finish_move();
+        self.finish_move(!captured.is_empty() || m.locust_at().is_some());
     }
 
     /// The mover takes the piece on `at` (on its destination, the e.p. square, or a locust move's
@@ -538,20 +545,73 @@ impl Position {
         } else {
             self.halfmove.saturating_add(1)
         };
-        self.finish_move();
+        self.finish_move(false);
     }
 
-    /// What every move ends with: the turn passes, and n-check counts a check given.
-    fn finish_move(&mut self) {
+    /// What every move ends with: the turn passes, n-check counts a check given, and the
+    /// `honour-count` count goes on or starts (`captured`: the move took a piece).
+    fn finish_move(&mut self, captured: bool) {
         self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
+        if self.game.tables.honour.is_some() {
+            self.count_honour(captured);
+        }
         if self.game.tables.checks_to_win.is_some() && self.in_check() {
             let mover = (!self.side).index();
             self.hash ^= zobrist::checks(mover, self.checks[mover]);
             self.checks[mover] = self.checks[mover].saturating_add(1);
             self.hash ^= zobrist::checks(mover, self.checks[mover]);
         }
+    }
+
+    /// `honour-count` after a move, as Fairy-Stockfish 11.1 counts: a running count advances one
+    /// ply; a count starts when none runs, or afresh when a capture left the side to move (the
+    /// counting side) a single piece, if the rule gives that side a count.
+    fn count_honour(&mut self, captured: bool) {
+        if self.count_limit != 0 {
+            self.count_ply = self.count_ply.saturating_add(1);
+        }
+        let single = self.pcount[self.side.index()] == 1;
+        if self.count_limit == 0 || (captured && single) {
+            let moves = self.honour_limit();
+            if moves > 0 {
+                let h = self.game.tables.honour.as_ref().expect("honour-count");
+                self.count_limit = 2 * moves;
+                self.count_ply = if h.from_pieces && single {
+                    2 * (self.pcount[0] + self.pcount[1])
+                } else {
+                    0
+                };
+            }
+        }
+    }
+
+    /// The count in moves the rule gives the side to move now (0: none).
+    pub fn honour_limit(&self) -> u16 {
+        let Some(h) = &self.game.tables.honour else {
+            return 0;
+        };
+        let (us, them) = (self.side.index(), (!self.side).index());
+        if self.pcount[them] == 1
+            || h.pawns
+                .iter()
+                .any(|k| self.counts[0][k.index()] + self.counts[1][k.index()] > 0)
+        {
+            return 0;
+        }
+        if self.pcount[us] > 1 {
+            return h.board;
+        }
+        h.pieces
+            .iter()
+            .find(|(need, _)| need.iter().all(|&(k, n)| self.counts[them][k.index()] >= n))
+            .map_or(0, |&(_, moves)| moves)
+    }
+
+    /// The `honour-count` count running: (plies counted, limit in plies).
+    pub fn honour_count(&self) -> Option<(u16, u16)> {
+        (self.count_limit != 0).then_some((self.count_ply, self.count_limit))
     }
 
     /// Whether an en-passant capture may land on `sq`: each square the last lame leap passed,
@@ -597,6 +657,7 @@ impl Position {
         self.side = !self.side;
         self.ply -= 1;
         let m = u.mv;
+        [self.count_limit, self.count_ply] = u.count;
         if m.kind() == MoveKind::Pass {
             self.ep = u.ep;
             self.ep_victim = u.ep_victim;
@@ -668,6 +729,7 @@ impl Position {
             virgin_extra: self.virgin[0],
             royal: self.royal,
             checks: self.checks,
+            count: [self.count_limit, self.count_ply],
             moved_origin: 0,
             captured_origin: 0,
             locust: Piece::EMPTY,

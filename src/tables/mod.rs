@@ -122,6 +122,18 @@ impl FlatAttacks {
     }
 }
 
+/// `honour-count` with its letters resolved to kinds (see [`crate::variant::HonourCount`]).
+#[derive(Debug, Clone)]
+pub struct HonourTables {
+    /// The board's honour in moves (0: none).
+    pub board: u16,
+    /// Kinds whose presence on the board stops counting (`no-pawns`); empty without it.
+    pub pawns: Vec<Kind>,
+    pub from_pieces: bool,
+    /// (kinds with the least number of each, moves), in order.
+    pub pieces: Vec<(Vec<(Kind, u16)>, u16)>,
+}
+
 /// Everything the executor needs to play a variant.
 #[derive(Debug, Clone)]
 pub struct Tables {
@@ -137,6 +149,8 @@ pub struct Tables {
     pub promotion_limit: Vec<u16>,
     /// Some kind has a promotion limit.
     pub promotion_limited: bool,
+    /// `honour-count`.
+    pub honour: Option<HonourTables>,
     /// Some piece captures en passant (`e`), so double steps leave e.p. rights.
     pub en_passant: bool,
     pub castling: bool,
@@ -511,6 +525,23 @@ impl Tables {
                 })
                 .collect(),
             promotion_limited: !v.promotion.limit.is_empty(),
+            honour: v.end.honour.as_ref().map(|h| {
+                let kind = |c: char| Kind(v.piece_index(c).expect("validated letter") as u8);
+                HonourTables {
+                    board: h.board.unwrap_or(0),
+                    pawns: if h.no_pawns {
+                        v.promotion.pawns.iter().map(|&c| kind(c)).collect()
+                    } else {
+                        Vec::new()
+                    },
+                    from_pieces: h.from_pieces,
+                    pieces: h
+                        .pieces
+                        .iter()
+                        .map(|(need, n)| (need.iter().map(|&(c, k)| (kind(c), k)).collect(), *n))
+                        .collect(),
+                }
+            }),
             pieces,
             promotions,
             en_passant,

@@ -288,6 +288,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         pass: child.pass.or(parent.pass),
         bikjang: child.bikjang.or(parent.bikjang),
         counting: child.counting.or(parent.counting),
+        honour: child.honour.or(parent.honour),
         // Tuned for the games of one variant: a child's differ, so it starts from the defaults.
         eval: child.eval,
         broken_keys: child.broken_keys,

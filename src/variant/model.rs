@@ -332,6 +332,8 @@ pub struct EndRules {
     pub counting: Option<Counting>,
     /// Chu Shogi's Lion-trading rules (`lion-trade`).
     pub lion_trade: Option<LionTrade>,
+    /// The makruk family's counting (`honour-count`): a draw when the count reaches its limit.
+    pub honour: Option<HonourCount>,
     /// A royal piece in check may move only to take the one piece giving check (makpong).
     pub royal_takes_checker: bool,
 }
@@ -344,6 +346,25 @@ pub struct EndRules {
 pub struct LionTrade {
     pub kinds: Vec<char>,
     pub over: Vec<char>,
+}
+
+/// `honour-count`: the counting of the makruk family, as Fairy-Stockfish 11.1 keeps it. After every
+/// move the side to move is the counting side and its opponent the stronger one. No count runs
+/// while the stronger side has a single piece left, nor (with `no_pawns`) while a pawn (a
+/// `promotion` kind) stands on the board. A counting side with more than one piece counts the
+/// board's honour (`board` moves, none when `None`); one with a single piece (its king) counts
+/// the pieces' honour: the moves of the first condition the stronger side meets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HonourCount {
+    /// The board's honour in moves.
+    pub board: Option<u16>,
+    /// No count while a pawn stands on the board.
+    pub no_pawns: bool,
+    /// The pieces' honour count starts at the number of pieces on the board, not at zero.
+    pub from_pieces: bool,
+    /// (pieces, moves): the stronger side has at least these (a letter repeated for two), in
+    /// order; the empty list holds always.
+    pub pieces: Vec<(Vec<(char, u16)>, u16)>,
 }
 
 /// `counting`: White wins when its points exceed Black's plus `bonus`, else Black wins.
@@ -374,6 +395,7 @@ impl Default for EndRules {
             bikjang: false,
             counting: None,
             lion_trade: None,
+            honour: None,
             royal_takes_checker: false,
         }
     }

@@ -65,6 +65,7 @@ pub const KEYS: &[&str] = &[
     "pass",
     "bikjang",
     "counting",
+    "honour-count",
     "rights-by-file",
     "royal-in-check",
     "eval",
@@ -139,6 +140,9 @@ fn usage(key: &str) -> &'static str {
         "pass" => "`pass yes|no`",
         "bikjang" => "`bikjang yes|no`",
         "counting" => "`counting LETTER=N... [bonus N]|off`, e.g. `counting R=13 C=7 bonus 1`",
+        "honour-count" => {
+            "`honour-count [board N] [no-pawns] [from-pieces] PIECES=N...|off`, PIECES letters the stronger side has at least (`RR` two rooks) or `*`, N moves, e.g. `honour-count board 64 RR=8 R=16 *=64`"
+        }
         "rights-by-file" => "`rights-by-file LETTERS`, e.g. `rights-by-file KM`",
         "royal-in-check" => "`royal-in-check moves|takes-checker`",
         "eval" => {
@@ -679,6 +683,7 @@ impl FileParser {
                 s.bikjang = Some(keyword(&args[0], "bikjang rule", &options)?);
             }
             "counting" => s.counting = Some(counting(key_tok, args)?),
+            "honour-count" => s.honour = Some(honour(key_tok, args)?),
             "eval" => s.eval = Some(eval(key_tok, args)?),
             _ => unreachable!("every key in KEYS has a handler"),
         }
@@ -996,6 +1001,79 @@ fn promotion_limit(key_tok: &Tok, args: &[Tok]) -> Res<Vec<(Spanned<char>, u32)>
             ))
         })
         .collect()
+}
+
+/// `honour-count [board N] [no-pawns] [from-pieces] PIECES=N...|off`.
+fn honour(key_tok: &Tok, args: &[Tok]) -> Res<HonourSpec> {
+    count("honour-count", key_tok, args, 1, usize::MAX)?;
+    let mut h = HonourSpec {
+        board: None,
+        no_pawns: false,
+        from_pieces: false,
+        pieces: Vec::new(),
+        off: false,
+    };
+    if args[0].text == "off" {
+        count("honour-count", key_tok, args, 1, 1)?;
+        h.off = true;
+        return Ok(h);
+    }
+    let number = |t: &Tok, what: &str| -> Res<u32> {
+        if t.text.is_empty() || !t.text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(t.span.error(format!(
+                "`{}` is not {what}: expected a number of moves, e.g. `64`",
+                t.text
+            )));
+        }
+        Ok(t.text.parse::<u32>().unwrap_or(u32::MAX))
+    };
+    let mut rest = args.iter();
+    while let Some(t) = rest.next() {
+        match t.text {
+            "board" if h.board.is_none() => {
+                let Some(n) = rest.next() else {
+                    return Err(t.span.after().error(
+                        "`board` needs the board's honour: expected `board N`, e.g. `board 64`",
+                    ));
+                };
+                h.board = Some(Spanned {
+                    value: number(n, "a board's honour")?,
+                    span: n.span.clone(),
+                });
+            }
+            "no-pawns" if !h.no_pawns => h.no_pawns = true,
+            "from-pieces" if !h.from_pieces => h.from_pieces = true,
+            _ => {
+                let bad = || {
+                    t.span.error(format!(
+                        "`{}` is not a pieces' honour: expected PIECES=N with upper-case piece letters (or `*`) and a number of moves, e.g. `RR=8`, or one of board N, no-pawns, from-pieces given once",
+                        t.text
+                    ))
+                };
+                let (l, n) = t.text.split_once('=').ok_or_else(bad)?;
+                if l.is_empty() || !(l == "*" || l.chars().all(|c| c.is_ascii_uppercase())) {
+                    return Err(bad());
+                }
+                if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(bad());
+                }
+                h.pieces.push((
+                    Spanned {
+                        value: l.to_string(),
+                        span: t.span.sub(0, l.chars().count()),
+                    },
+                    n.parse::<u32>().unwrap_or(u32::MAX),
+                ));
+            }
+        }
+    }
+    if h.board.is_none() && h.pieces.is_empty() {
+        return Err(key_tok.span.after().error(format!(
+            "`honour-count` counts nothing: expected {}",
+            usage("honour-count")
+        )));
+    }
+    Ok(h)
 }
 
 /// `counting LETTER=N... [bonus N]`.

@@ -88,6 +88,8 @@ pub struct VariantSpec {
     /// `bikjang yes|no`.
     pub bikjang: Option<Spanned<bool>>,
     pub counting: Option<CountingSpec>,
+    /// `honour-count ...`; `off` is `Some` with no conditions and no board's honour.
+    pub honour: Option<HonourSpec>,
     /// `eval TOKEN...`: tuned evaluation parameters.
     pub eval: Option<EvalSpec>,
     /// Keys that were written but could not be parsed. Validation stays quiet about them (no "missing
@@ -153,6 +155,7 @@ impl VariantSpec {
             pass: None,
             bikjang: None,
             counting: None,
+            honour: None,
             eval: None,
             broken_keys: BTreeSet::new(),
             broken_pieces: BTreeSet::new(),
@@ -330,6 +333,17 @@ pub struct GatingSpec {
 pub struct LionTradeSpec {
     pub kinds: Spanned<String>,
     pub over: Option<Spanned<String>>,
+}
+
+/// `honour-count [board N] [no-pawns] [from-pieces] PIECES=N...|off`.
+#[derive(Debug, Clone)]
+pub struct HonourSpec {
+    pub board: Option<Spanned<u32>>,
+    pub no_pawns: bool,
+    pub from_pieces: bool,
+    /// (letters, or `*`, with their span; moves).
+    pub pieces: Vec<(Spanned<String>, u32)>,
+    pub off: bool,
 }
 
 /// `counting LETTER=N... [bonus N]`: the points of each kind, and Black's bonus; `off`: no points.

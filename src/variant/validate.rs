@@ -105,6 +105,7 @@ impl Checker<'_> {
         let shuffle = self.shuffle(&declared, start.as_ref());
         let counting = self.pass_rules(&royals, &declared);
         let lion_trade = self.lion_trade(&declared);
+        let honour = self.honour(&declared);
         let castling_rook = match &spec.castling_rook {
             Some(l) if l.value.chars().count() != 1 => {
                 self.err(
@@ -187,6 +188,7 @@ impl Checker<'_> {
                 bikjang: spec.bikjang.as_ref().is_some_and(|b| b.value),
                 counting: counting?,
                 lion_trade: lion_trade?,
+                honour: honour?,
                 royal_takes_checker: spec.royal_takes_checker.as_ref().is_some_and(|r| r.value),
             },
             dice: dice?,
@@ -709,6 +711,45 @@ impl Checker<'_> {
             w.terms[i] = *percent;
         }
         (self.diags.len() == before).then_some(w)
+    }
+
+    /// `honour-count`: declared letters, counts of moves from 1 to 16383 (twice that in plies fits
+    /// the FEN's counters). `off` (or no line) is no counting.
+    fn honour(&mut self, declared: &BTreeSet<char>) -> Option<Option<HonourCount>> {
+        let Some(h) = self.spec.honour.clone().filter(|h| !h.off) else {
+            return Some(None);
+        };
+        let before = self.diags.len();
+        const MAX_MOVES: u32 = 16383;
+        let moves = |this: &mut Self, n: u32, at: &Span| -> u16 {
+            if !(1..=MAX_MOVES).contains(&n) {
+                this.err(at, format!("a count of {n} moves: expected 1 to {MAX_MOVES}"));
+            }
+            n.min(MAX_MOVES) as u16
+        };
+        let board = h.board.as_ref().map(|b| moves(self, b.value, &b.span));
+        let mut pieces = Vec::new();
+        for (l, n) in &h.pieces {
+            let n = moves(self, *n, &l.span);
+            let mut need: Vec<(char, u16)> = Vec::new();
+            if l.value != "*" {
+                if let Some(letters) = self.letters(l, declared, "pieces' honour") {
+                    for c in letters {
+                        match need.iter_mut().find(|(k, _)| *k == c) {
+                            Some((_, k)) => *k += 1,
+                            None => need.push((c, 1)),
+                        }
+                    }
+                }
+            }
+            pieces.push((need, n));
+        }
+        (self.diags.len() == before).then_some(Some(HonourCount {
+            board,
+            no_pawns: h.no_pawns,
+            from_pieces: h.from_pieces,
+            pieces,
+        }))
     }
 
     fn lion_trade(
