@@ -705,3 +705,39 @@ fn placement_drops_come_first_on_both_colours_and_castle() {
         "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3[RRrr] w - - 0 1"
     );
 }
+
+#[test]
+fn grand_promotes_only_to_a_lost_kind() {
+    // Fairy-Stockfish 11.1 (grand, `go perft 1`): with the whole army on the board the pawn on a8
+    // may only step to a9 unpromoted, and from a9 it has no move at all; each list below is
+    // Fairy-Stockfish's `go perft 1` for the pawn.
+    let g = game("grand");
+    let pawn_moves = |fen: &str| -> Vec<String> {
+        let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        legal_texts(&mut pos)
+            .into_iter()
+            .filter(|m| m.starts_with("a8") || m.starts_with("a9"))
+            .collect()
+    };
+    let full = "4k5/10/P9/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1";
+    assert_eq!(pawn_moves(full), ["a8a9"]);
+    let stuck = "4k5/P9/10/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1";
+    assert_eq!(pawn_moves(stuck), Vec::<String>::new());
+    // The queen and a rook lost: a9 with a promotion to either, or as a pawn; a10 only promoting.
+    let lost = "4k5/10/P9/10/10/10/10/10/1NB1KCABN1/R9 w - - 0 1";
+    assert_eq!(pawn_moves(lost), ["a8a9", "a8a9q", "a8a9r"]);
+    let last = "4k5/P9/10/10/10/10/10/10/1NB1KCABN1/R9 w - - 0 1";
+    assert_eq!(pawn_moves(last), ["a9a10q", "a9a10r"]);
+    // Once a queen is back, the next pawn may not make another.
+    let mut pos = Position::from_fen(&g, "4k5/PP8/10/10/10/10/10/10/1NB1KCABN1/R8R w - - 0 1")
+        .unwrap();
+    let m = pos.parse_move("a9a10q").unwrap();
+    pos.make(m);
+    let m = pos.parse_move("e10e9").unwrap();
+    pos.make(m);
+    let b: Vec<String> = legal_texts(&mut pos)
+        .into_iter()
+        .filter(|m| m.starts_with("b9"))
+        .collect();
+    assert!(b.is_empty(), "{b:?}");
+}
