@@ -18,7 +18,10 @@ const DATA: &str = include_str!("data/counting-fsf.txt");
 fn counting_follows_fairy_stockfish_ply_by_ply() {
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     let mut lines = 0;
-    for line in DATA.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in DATA
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split(';').collect();
         let [variant, before, mv, after, verdict] = f[..] else {
             panic!("bad line {line}");

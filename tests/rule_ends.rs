@@ -729,8 +729,8 @@ fn grand_promotes_only_to_a_lost_kind() {
     let last = "4k5/P9/10/10/10/10/10/10/1NB1KCABN1/R9 w - - 0 1";
     assert_eq!(pawn_moves(last), ["a9a10q", "a9a10r"]);
     // Once a queen is back, the next pawn may not make another.
-    let mut pos = Position::from_fen(&g, "4k5/PP8/10/10/10/10/10/10/1NB1KCABN1/R8R w - - 0 1")
-        .unwrap();
+    let mut pos =
+        Position::from_fen(&g, "4k5/PP8/10/10/10/10/10/10/1NB1KCABN1/R8R w - - 0 1").unwrap();
     let m = pos.parse_move("a9a10q").unwrap();
     pos.make(m);
     let m = pos.parse_move("e10e9").unwrap();

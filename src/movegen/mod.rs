@@ -367,7 +367,12 @@ impl Position {
                 .with_capture(captured)
                 .by_pawn(promotes);
             if promoting {
-                self.push_promotions(out, m, &game.tables.promotions[side.index()][to as usize], QUIET);
+                self.push_promotions(
+                    out,
+                    m,
+                    &game.tables.promotions[side.index()][to as usize],
+                    QUIET,
+                );
                 return;
             }
             out.push(m);

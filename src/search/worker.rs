@@ -557,7 +557,12 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             // `honour-count`: the count at its limit draws, unless this is mate (searched on).
-            if !in_check && self.pos.honour_count().is_some_and(|(ply, limit)| ply >= limit) {
+            if !in_check
+                && self
+                    .pos
+                    .honour_count()
+                    .is_some_and(|(ply, limit)| ply >= limit)
+            {
                 return 0;
             }
             if let Some(v) = self.bare_king_end(ply) {

@@ -335,7 +335,8 @@ impl FileParser {
             "promotion-optional" => {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("yes", true), ("no", false)];
-                s.promotion_optional = Some(keyword(&args[0], "promotion-optional rule", &options)?);
+                s.promotion_optional =
+                    Some(keyword(&args[0], "promotion-optional rule", &options)?);
             }
             "promotion-limit" => s.promotion_limit = Some(promotion_limit(key_tok, args)?),
             "castling" => {

@@ -723,7 +723,10 @@ impl Checker<'_> {
         const MAX_MOVES: u32 = 16383;
         let moves = |this: &mut Self, n: u32, at: &Span| -> u16 {
             if !(1..=MAX_MOVES).contains(&n) {
-                this.err(at, format!("a count of {n} moves: expected 1 to {MAX_MOVES}"));
+                this.err(
+                    at,
+                    format!("a count of {n} moves: expected 1 to {MAX_MOVES}"),
+                );
             }
             n.min(MAX_MOVES) as u16
         };
@@ -778,8 +781,21 @@ impl Checker<'_> {
     ) -> Option<Promotion> {
         let Some(p) = &self.spec.promotion else {
             for (key, at) in [
-                ("promotion-optional", self.spec.promotion_optional.as_ref().map(|o| o.span.clone())),
-                ("promotion-limit", self.spec.promotion_limit.as_ref().and_then(|l| l.first()).map(|l| l.0.span.clone())),
+                (
+                    "promotion-optional",
+                    self.spec
+                        .promotion_optional
+                        .as_ref()
+                        .map(|o| o.span.clone()),
+                ),
+                (
+                    "promotion-limit",
+                    self.spec
+                        .promotion_limit
+                        .as_ref()
+                        .and_then(|l| l.first())
+                        .map(|l| l.0.span.clone()),
+                ),
             ] {
                 if let Some(at) = at {
                     self.err(&at, format!("`{key}` without a `promotion` line: expected `promotion PAWNS ...` saying which pieces promote"));
@@ -826,16 +842,24 @@ impl Checker<'_> {
         let mut limit_ok = true;
         for (l, n) in self.spec.promotion_limit.clone().unwrap_or_default() {
             let choices: Vec<char> = match &p.target {
-                PromotionTargetSpec::Choice(c) | PromotionTargetSpec::ByFile(c) => c.value.chars().collect(),
+                PromotionTargetSpec::Choice(c) | PromotionTargetSpec::ByFile(c) => {
+                    c.value.chars().collect()
+                }
             };
             if !choices.contains(&l.value) {
                 self.err(&l.span, format!("`{}` in the promotion limit is not a promotion choice: expected letters from `{}`", l.value, choices.iter().collect::<String>()));
                 limit_ok = false;
             } else if limit.iter().any(|&(c, _)| c == l.value) {
-                self.err(&l.span, format!("`{}` is limited twice: expected each letter once", l.value));
+                self.err(
+                    &l.span,
+                    format!("`{}` is limited twice: expected each letter once", l.value),
+                );
                 limit_ok = false;
             } else if n > u32::from(u16::MAX) {
-                self.err(&l.span, format!("a promotion limit of {n}: expected 0 to {}", u16::MAX));
+                self.err(
+                    &l.span,
+                    format!("a promotion limit of {n}: expected 0 to {}", u16::MAX),
+                );
                 limit_ok = false;
             } else {
                 limit.push((l.value, n as u16));
@@ -845,7 +869,11 @@ impl Checker<'_> {
             pawns: pawns?,
             zone: zone?,
             to: to?,
-            optional: self.spec.promotion_optional.as_ref().is_some_and(|o| o.value),
+            optional: self
+                .spec
+                .promotion_optional
+                .as_ref()
+                .is_some_and(|o| o.value),
             limit: limit_ok.then_some(limit)?,
         })
     }
