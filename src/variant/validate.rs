@@ -735,13 +735,13 @@ impl Checker<'_> {
         for (l, n) in &h.pieces {
             let n = moves(self, *n, &l.span);
             let mut need: Vec<(char, u16)> = Vec::new();
-            if l.value != "*" {
-                if let Some(letters) = self.letters(l, declared, "pieces' honour") {
-                    for c in letters {
-                        match need.iter_mut().find(|(k, _)| *k == c) {
-                            Some((_, k)) => *k += 1,
-                            None => need.push((c, 1)),
-                        }
+            if l.value != "*"
+                && let Some(letters) = self.letters(l, declared, "pieces' honour")
+            {
+                for c in letters {
+                    match need.iter_mut().find(|(k, _)| *k == c) {
+                        Some((_, k)) => *k += 1,
+                        None => need.push((c, 1)),
                     }
                 }
             }
