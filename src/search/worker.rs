@@ -3,7 +3,7 @@
 
 use super::checks::CheckFilter;
 use super::see;
-use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
+use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, Tt};
 use super::{Info, Score};
 use crate::eval::{EvalState, EvalTables, LAZY_MARGIN};
 use crate::position::{Kind, Move, MoveKind, Position};
@@ -335,14 +335,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Static evaluation where only its side of the window (alpha, beta) matters: far outside
-    /// it, the cheap part alone decides.
+    /// it, the cheap part alone decides. Also says whether the value is the exact evaluation.
     #[inline]
-    fn evaluate_lazy(&self, ply: usize, alpha: i32, beta: i32) -> i32 {
+    fn evaluate_lazy(&self, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
         let cheap = self.sh.et.finish_lazy(&self.pos, &self.evals[ply]);
         if cheap - LAZY_MARGIN >= beta || cheap + LAZY_MARGIN <= alpha {
-            return cheap;
+            return (cheap, false);
         }
-        self.evaluate(ply)
+        (self.evaluate(ply), true)
     }
 
     /// After `m` was made: is the side to move now in check?
@@ -589,7 +589,9 @@ impl<'a> Worker<'a> {
         }
         let eval = if in_check {
             -INF
-        } else if let Some(h) = hit {
+        } else if let Some(h) = hit
+            && h.eval != NO_EVAL
+        {
             h.eval
         } else {
             self.evaluate(ply)
@@ -786,7 +788,7 @@ impl<'a> Worker<'a> {
         } else {
             BOUND_UPPER
         };
-        let stored_eval = if in_check { 0 } else { eval };
+        let stored_eval = if in_check { NO_EVAL } else { eval };
         self.sh
             .tt
             .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
@@ -811,11 +813,7 @@ impl<'a> Worker<'a> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.hash();
-        let hit = if in_check {
-            self.sh.tt.probe(key)
-        } else {
-            None
-        };
+        let hit = self.sh.tt.probe(key);
         if let Some(h) = hit {
             let v = from_tt(h.score, ply);
             if (h.bound == BOUND_EXACT)
@@ -826,11 +824,28 @@ impl<'a> Worker<'a> {
             }
         }
         let alpha0 = alpha;
+        // The static eval to store with the result: `NO_EVAL` when it was not computed exactly.
+        let mut stored_eval = NO_EVAL;
         let stand = if in_check {
             -INF
         } else {
-            let e = hit.map_or_else(|| self.evaluate_lazy(ply, alpha, beta), |h| h.eval);
+            let e = match hit {
+                Some(h) if h.eval != NO_EVAL => {
+                    stored_eval = h.eval;
+                    h.eval
+                }
+                _ => {
+                    let (e, exact) = self.evaluate_lazy(ply, alpha, beta);
+                    if exact {
+                        stored_eval = e;
+                    }
+                    e
+                }
+            };
             if e >= beta {
+                self.sh
+                    .tt
+                    .store(key, None, to_tt(e, ply), stored_eval, 0, BOUND_LOWER);
                 return e;
             }
             alpha = alpha.max(e);
@@ -920,11 +935,9 @@ impl<'a> Worker<'a> {
         } else {
             BOUND_UPPER
         };
-        if in_check {
-            self.sh
-                .tt
-                .store(key, best_move, to_tt(best, ply), 0, 0, bound);
-        }
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
     }
 
