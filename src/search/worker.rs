@@ -165,7 +165,7 @@ impl<'a> Worker<'a> {
                 let mut row = [0u8; 64];
                 for (m, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 1.75) as u8;
+                        *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
                     }
                 }
                 row
