@@ -10,7 +10,8 @@ fn margin(remaining: Duration) -> Duration {
     Duration::from_millis(30) + remaining / 20
 }
 
-/// (soft, hard) limits for the side to move; None = no time limit.
+/// (soft, hard) limits for the side to move; None = no such limit. The soft limit comes from a
+/// clock only: a fixed move time is a hard limit alone.
 pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
@@ -18,9 +19,9 @@ pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration
     let mut soft: Option<Duration> = None;
     let mut hard: Option<Duration> = None;
     if let Some(mt) = limits.movetime {
-        // A fixed move time is spent fully, minus a small margin for answering.
+        // A fixed move time is spent fully, minus a small margin for answering: no soft limit
+        // (which would stop before an iteration that might not end), only the hard one.
         let t = mt.saturating_sub(Duration::from_millis(10).min(mt / 10));
-        soft = Some(t);
         hard = Some(t);
     }
     let (clock, inc) = if side == Side::White {

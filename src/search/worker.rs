@@ -1153,7 +1153,8 @@ impl<'a> Worker<'a> {
                 {
                     break;
                 }
-                if self.root_moves.len() == 1 && self.sh.soft.is_some() {
+                if self.root_moves.len() == 1 && (self.sh.soft.is_some() || self.sh.hard.is_some())
+                {
                     break;
                 }
                 if score.abs() >= MATE_BOUND
