@@ -456,7 +456,8 @@ impl Position {
     }
 
     /// `piece-promotion` and `immobile forbidden` for the moves in `out[start..]` of the piece on
-    /// `from`: a move that starts or ends in the zone (with `on-capture`, a capture) may also
+    /// `from`: a move that starts or ends in the zone (with `on-capture`, a capture; with
+    /// `on-entry`, a move that does not capture only from outside it) may also
     /// promote (a promoted piece, which remembers its origin, does not promote again; with `flip`
     /// it turns back into that origin instead), must when promotion is forced, and a move that
     /// leaves the piece where it could never move must promote or is not made.
@@ -480,9 +481,14 @@ impl Position {
             let m = out[i];
             let can = promotes.is_some()
                 && (!t.piece_promotion_on_capture || m.is_capture())
-                && t.piece_zone
-                    .as_ref()
-                    .is_some_and(|z| z[side][m.from as usize] || z[side][m.to as usize]);
+                && t.piece_zone.as_ref().is_some_and(|z| {
+                    let (from, to) = (z[side][m.from as usize], z[side][m.to as usize]);
+                    if t.piece_promotion_on_entry && !m.is_capture() {
+                        !from && to
+                    } else {
+                        from || to
+                    }
+                });
             if can {
                 out.push(m.with_promotion(promotes));
             }

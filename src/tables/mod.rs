@@ -196,6 +196,8 @@ pub struct Tables {
     pub piece_promotion_on_capture: bool,
     /// Promoted pieces turn back under the same rule (`piece-promotion ... flip`).
     pub piece_flip: bool,
+    /// Non-captures promote only on entering the zone (`piece-promotion ... on-entry`).
+    pub piece_promotion_on_entry: bool,
     /// Cells remember the kind a promoted piece was (a capture returns that to hand; FEN writes
     /// `+P` or `Q~`).
     pub track_origin: bool,
@@ -535,6 +537,7 @@ impl Tables {
             facing_royals,
             piece_promotion_forced: v.piece_promotion.as_ref().is_some_and(|p| p.forced),
             piece_promotion_on_capture: v.piece_promotion.as_ref().is_some_and(|p| p.on_capture),
+            piece_promotion_on_entry: v.piece_promotion.as_ref().is_some_and(|p| p.on_entry),
             piece_flip: v.piece_promotion.as_ref().is_some_and(|p| p.flip),
             piece_zone,
             pass: end.pass && has_royal,

@@ -119,6 +119,9 @@ pub struct PiecePromotion {
     /// A promoted piece turns back into what it was under the same rule, written `-` (Kyoto and
     /// micro shogi: with `forced`, pieces flip on every move that may).
     pub flip: bool,
+    /// A move that does not capture promotes only as it enters the zone, from outside it; a
+    /// capture as before, when it starts or ends there (Chu Shogi, as HaChu plays it).
+    pub on_entry: bool,
 }
 
 /// Pieces in hand and how they enter the board.

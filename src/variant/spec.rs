@@ -48,7 +48,7 @@ pub struct VariantSpec {
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
-    /// `piece-promotion zone N [optional|forced] [on-capture] [flip]`.
+    /// `piece-promotion zone N [optional|forced] [on-capture] [flip] [on-entry]`.
     pub piece_promotion: Option<PiecePromotionSpec>,
     /// `drop-promoted yes|no`.
     pub drop_promoted: Option<Spanned<bool>>,
@@ -299,7 +299,7 @@ pub struct InitialRanksSpec {
     pub last: Spanned<u32>,
 }
 
-/// `piece-promotion zone N [optional|forced] [on-capture] [flip]`: where pieces with a
+/// `piece-promotion zone N [optional|forced] [on-capture] [flip] [on-entry]`: where pieces with a
 /// `promotes` kind promote, whether only by capturing, and whether promoted pieces turn back.
 #[derive(Clone, Debug)]
 pub struct PiecePromotionSpec {
@@ -307,6 +307,8 @@ pub struct PiecePromotionSpec {
     pub forced: bool,
     pub on_capture: bool,
     pub flip: bool,
+    /// A move that does not capture promotes only as it enters the zone (Chu Shogi).
+    pub on_entry: bool,
 }
 
 /// `gating LETTERS [drops]`: pieces in hand that enter where a never-moved first-rank piece leaves.
