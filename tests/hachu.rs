@@ -307,3 +307,27 @@ fn lion_trade_errors_name_line_and_column() {
         ],
     );
 }
+
+/// `repetition forbidden`: HaChu answers `g8g10` here "Illegal move {Repeats earlier position}"
+/// (the Lions went out and the White one came back, so Black's return would repeat the start).
+#[test]
+fn chu_forbids_a_move_that_repeats_a_position() {
+    let g = game("chu");
+    let mut pos = Position::start(&g);
+    for m in ["f3f5", "g10g8", "f5f3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    let legal = legal_texts(&mut pos);
+    assert!(!legal.contains(&"g8g10".to_string()), "{legal:?}");
+    assert!(legal.contains(&"g8g7".to_string()), "{legal:?}");
+    // Without the rule the same move is legal (a draw only at the third occurrence).
+    let text = include_str!("../variants/chu.txt").replace("repetition forbidden", "repetition 3");
+    let v = acedrex::variant::parse_variant("chu.txt", &text).unwrap();
+    let mut pos = Position::start(&acedrex::game::Game::new(v));
+    for m in ["f3f5", "g10g8", "f5f3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    assert!(legal_texts(&mut pos).contains(&"g8g10".to_string()));
+}

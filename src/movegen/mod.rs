@@ -719,6 +719,16 @@ impl Position {
         if self.game().tables.hand.must_drop && !m.is_drop() && self.must_drop_now() {
             return false;
         }
+        // `repetition forbidden`: a move may not bring back an earlier position (a capture, which
+        // changes the material, never does).
+        if self.game().tables.repetition_forbidden && !m.is_capture() {
+            self.make(m);
+            let repeats = self.repetitions() > 0;
+            self.unmake();
+            if repeats {
+                return false;
+            }
+        }
         if self.bikjang_pending() {
             // A pass ends the game by bikjang, even in check; every other move must part them.
             return m.kind() == MoveKind::Pass || self.parts_royals(m) && self.is_legal_unfaced(m);

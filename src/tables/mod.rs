@@ -160,6 +160,8 @@ pub struct Tables {
     pub royal_sides: [bool; 2],
     /// Legality needs the move played out and the general test (several royals, no giving check).
     pub full_legality: bool,
+    /// No move may repeat an earlier position (`repetition forbidden`).
+    pub repetition_forbidden: bool,
     /// Some rule can end the game by the move just made (royal capture, extinction, goal, checks).
     pub rule_ends: bool,
     pub extinct_kinds: Vec<Kind>,
@@ -449,6 +451,7 @@ impl Tables {
         let full_legality = (has_royal && !classic)
             || !end.giving_check
             || lion_trade.is_some()
+            || end.repetition_forbidden
             || v.hand.drop_checks_forbidden
             || v.hand.must_drop;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
@@ -514,6 +517,7 @@ impl Tables {
             royal_kinds,
             royal_sides,
             full_legality,
+            repetition_forbidden: end.repetition_forbidden,
             rule_ends,
             extinct_kinds,
             extinct_at_most,

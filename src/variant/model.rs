@@ -302,6 +302,8 @@ pub struct EndRules {
     pub bare_king: BareKing,
     /// Draw at this many occurrences of a position (None: off).
     pub repetition: Option<u8>,
+    /// No move may repeat an earlier position (`repetition forbidden`, HaChu's Chu Shogi).
+    pub repetition_forbidden: bool,
     /// Draw after this many plies without a capture or pawn move (None: off).
     pub move_count: Option<u16>,
     /// How royal pieces are lost when a side has several.
@@ -359,6 +361,7 @@ impl Default for EndRules {
             checkmated: Outcome::Loss,
             bare_king: BareKing::Off,
             repetition: Some(3),
+            repetition_forbidden: false,
             move_count: Some(100),
             royal_loss: RoyalLoss::Any,
             extinction: None,

@@ -92,7 +92,7 @@ fn usage(key: &str) -> &'static str {
         "royal-initial-moves" => "`royal-initial-moves free|safe`",
         "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins|fewer-pieces-wins`",
         "bare-king" => "`bare-king off|immediate|bare-back|bared-wins|draw`",
-        "repetition" => "`repetition N|off`",
+        "repetition" => "`repetition N|off|forbidden`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
         "royal-loss" => "`royal-loss any|last|duple`",
@@ -371,7 +371,17 @@ impl FileParser {
             }
             "repetition" => {
                 count(key, key_tok, args, 1, 1)?;
-                s.repetition = Some(number_or_off(&args[0], key)?);
+                if args[0].text == "forbidden" {
+                    // No move may repeat an earlier position: never a draw by repetition.
+                    s.repetition = Some(Spanned {
+                        value: None,
+                        span: args[0].span.clone(),
+                    });
+                    s.repetition_forbidden = true;
+                } else {
+                    s.repetition = Some(number_or_off(&args[0], key)?);
+                    s.repetition_forbidden = false;
+                }
             }
             "move-count" => {
                 count(key, key_tok, args, 1, 1)?;

@@ -31,8 +31,10 @@ pub struct VariantSpec {
     pub stalemate: Option<Spanned<(Outcome, bool)>>,
     pub checkmate: Option<Spanned<Outcome>>,
     pub bare_king: Option<Spanned<BareKing>>,
-    /// `Some(None)` is `off`.
+    /// `Some(None)` is `off` (and `forbidden`).
     pub repetition: Option<Spanned<Option<u32>>>,
+    /// `repetition forbidden`: no move may repeat an earlier position (set with `repetition`).
+    pub repetition_forbidden: bool,
     pub move_count: Option<Spanned<Option<u32>>>,
     pub dice: Option<DiceSpec>,
     pub royal_loss: Option<Spanned<RoyalLoss>>,
@@ -115,6 +117,7 @@ impl VariantSpec {
             checkmate: None,
             bare_king: None,
             repetition: None,
+            repetition_forbidden: false,
             move_count: None,
             dice: None,
             royal_loss: None,

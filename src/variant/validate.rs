@@ -176,6 +176,7 @@ impl Checker<'_> {
                 checkmated: spec.checkmate.as_ref().map_or(Outcome::Loss, |s| s.value),
                 bare_king: spec.bare_king.as_ref().map_or(BareKing::Off, |s| s.value),
                 repetition: repetition?.map(|n| n as u8),
+                repetition_forbidden: spec.repetition_forbidden,
                 move_count: move_count?.map(|n| n as u16),
                 royal_loss: spec.royal_loss.as_ref().map_or(RoyalLoss::Any, |r| r.value),
                 extinction: extinction?,
