@@ -183,7 +183,10 @@ mod tests {
     #[test]
     fn plus_ids_read_and_write_as_xboard_writes_them() {
         let eagle = id::plus('D');
-        assert_eq!((id::show(eagle), id::base(eagle)), ("+D".to_string(), Some('D')));
+        assert_eq!(
+            (id::show(eagle), id::base(eagle)),
+            ("+D".to_string(), Some('D'))
+        );
         assert_eq!(id::cased(Side::Black, eagle), "+d");
         assert_eq!((id::show('D'), id::base('D')), ("D".to_string(), None));
         assert!(id::is_id(eagle) && id::is_id('D') && !id::is_id('d'));

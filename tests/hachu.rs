@@ -112,7 +112,14 @@ fn mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk() {
 /// The options hachu_legal.py needs for Chu Shogi: the 12x12 board, promotions offered with `+`,
 /// and the Lion ids (a Lion, a promoted kirin).
 const CHU: &[&str] = &[
-    "--files", "12", "--ranks", "12", "--promote", "+", "--lions", "N,+O",
+    "--files",
+    "12",
+    "--ranks",
+    "12",
+    "--promote",
+    "+",
+    "--lions",
+    "N,+O",
 ];
 
 #[test]
@@ -216,7 +223,11 @@ fn chu_writes_promoted_only_kinds_as_xboard_does() {
     let text = acedrex::pgn::san(&mut pos, m);
     assert_eq!(text, "+De8xf9-g10");
     assert_eq!(acedrex::pgn::parse_san(&mut pos, &text), Ok(m));
-    assert!(acedrex::play::board::render(&pos, Default::default()).contains("+D"), "{}", acedrex::play::board::render(&pos, Default::default()));
+    assert!(
+        acedrex::play::board::render(&pos, Default::default()).contains("+D"),
+        "{}",
+        acedrex::play::board::render(&pos, Default::default())
+    );
 }
 
 #[test]
@@ -226,16 +237,30 @@ fn promoted_only_ids_errors_name_line_and_column() {
     common::assert_positioned_errors(
         base,
         &[
-            ("piece +Q queen Q\n", "t.txt:7:7", "piece +Q is the promoted form of Q"),
-            ("piece +pq queen Q\n", "t.txt:7:7", "`+pq` is not a piece id"),
-            ("piece +P tokin WfF\nlion-trade +\n", "t.txt:8:12", "`+` at the end of the lion-trade pieces"),
+            (
+                "piece +Q queen Q\n",
+                "t.txt:7:7",
+                "piece +Q is the promoted form of Q",
+            ),
+            (
+                "piece +pq queen Q\n",
+                "t.txt:7:7",
+                "`+pq` is not a piece id",
+            ),
+            (
+                "piece +P tokin WfF\nlion-trade +\n",
+                "t.txt:8:12",
+                "`+` at the end of the lion-trade pieces",
+            ),
         ],
     );
     // Without the `+P` kind, P's promoted form is missing.
     let text = base.to_string();
     let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
     assert!(
-        errors.iter().any(|e| e.to_string().contains("promotes to `+P`, which is not a declared piece")),
+        errors.iter().any(|e| e
+            .to_string()
+            .contains("promotes to `+P`, which is not a declared piece")),
         "{errors:?}"
     );
 }

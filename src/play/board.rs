@@ -123,9 +123,7 @@ fn hands(pos: &Position) -> String {
             for k in 0..game.tables.pieces.len() {
                 let kind = crate::piece::Kind(k as u8);
                 for _ in 0..pos.in_hand(side, kind) {
-                    held.push(
-                        game.piece_char(crate::piece::Piece::new(side, kind)),
-                    );
+                    held.push(game.piece_char(crate::piece::Piece::new(side, kind)));
                 }
             }
             if held.is_empty() {

@@ -7,8 +7,8 @@ use super::shuffle::Shuffle;
 use super::spec::*;
 use crate::betza;
 use crate::legs;
-use crate::setup::Setup;
 use crate::piece::id;
+use crate::setup::Setup;
 use crate::side::Side;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -240,7 +240,10 @@ impl Checker<'_> {
                     format!("piece {letter} promotes to itself: expected another piece's letter"),
                 );
             } else if !declared.contains(&to.value) {
-                let list: String = declared.iter().map(|&c| format!(" {}", id::show(c))).collect();
+                let list: String = declared
+                    .iter()
+                    .map(|&c| format!(" {}", id::show(c)))
+                    .collect();
                 self.err(&to.span, format!("piece {letter} promotes to `{}`, which is not a declared piece: expected one of{list}", id::show(to.value)));
             }
             if pawns.as_ref().is_some_and(|l| l.contains(p.letter.value)) {
@@ -653,7 +656,10 @@ impl Checker<'_> {
         what: &str,
     ) -> Option<Vec<char>> {
         let text = &letters.value;
-        let list: String = declared.iter().map(|&c| format!(" {}", id::show(c))).collect();
+        let list: String = declared
+            .iter()
+            .map(|&c| format!(" {}", id::show(c)))
+            .collect();
         let ids = match id::split(text) {
             Ok(ids) => ids,
             Err(at) => {
@@ -685,7 +691,10 @@ impl Checker<'_> {
         for (l, mg, eg) in &e.material {
             let letter = l.value;
             if !declared.contains(&letter) {
-                let list: String = declared.iter().map(|&c| format!(" {}", id::show(c))).collect();
+                let list: String = declared
+                    .iter()
+                    .map(|&c| format!(" {}", id::show(c)))
+                    .collect();
                 self.err(
                     &l.span,
                     format!("`{letter}` in `eval` is not a declared piece letter: expected upper-case letters from{list}"),
@@ -858,7 +867,10 @@ impl Checker<'_> {
                 self.err(&face.span, format!("die face {} is given twice (first at column {col}): expected each face once", face.value));
             }
             if !declared.contains(&letter.value) {
-                let list: String = declared.iter().map(|&c| format!(" {}", id::show(c))).collect();
+                let list: String = declared
+                    .iter()
+                    .map(|&c| format!(" {}", id::show(c)))
+                    .collect();
                 self.err(
                     &letter.span,
                     format!(
