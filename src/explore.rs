@@ -294,22 +294,29 @@ pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String
 
 /// A position as text: pieces by letter (upper case White), `.` empty.
 pub fn position_text(pos: &Position) -> String {
+    // As `board_text` lays it out; a two-character id (`+d`) takes the space before it.
     let t = &pos.game().tables;
-    let grid: Vec<Vec<char>> = (0..t.ranks)
-        .map(|r| {
-            (0..t.files)
-                .map(|f| {
-                    let piece = pos.at(crate::geometry::cell(f, r));
-                    if piece.is_piece() {
-                        pos.game().piece_char(piece)
-                    } else {
-                        '.'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    board_text(&grid)
+    let mut out = String::new();
+    for r in (0..t.ranks).rev() {
+        out += &format!("{:>2}", r + 1);
+        for f in 0..t.files {
+            let piece = pos.at(crate::geometry::cell(f, r));
+            let id = if piece.is_piece() {
+                pos.game().piece_char(piece)
+            } else {
+                ".".to_string()
+            };
+            out += &format!("{id:>2}");
+        }
+        out.push('\n');
+    }
+    out += "   ";
+    out += &(0..t.files)
+        .map(|f| ((b'a' + f) as char).to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    out.push('\n');
+    out
 }
 
 /// `acedrex pieces`: each piece's Betza, compiled legs and movement diagram on the variant's board.
@@ -322,7 +329,7 @@ pub fn pieces_text(v: &Variant) -> Result<String, ExploreError> {
         })?;
         out += &format!(
             "\n{} {}: {}{}{}\n",
-            p.letter,
+            crate::piece::id::show(p.letter),
             p.name,
             p.betza_text,
             if p.royal { ", royal" } else { "" },

@@ -94,8 +94,14 @@ impl Game {
         rights
     }
 
-    /// A piece's letter as FEN writes it: upper case White, lower case Black.
-    pub fn piece_char(&self, piece: Piece) -> char {
-        piece.side().cased(self.letter(piece.kind()))
+    /// A piece's id as FEN writes it: upper case White, lower case Black; `+d` for a kind that
+    /// exists only promoted.
+    pub fn piece_char(&self, piece: Piece) -> String {
+        crate::piece::id::cased(piece.side(), self.letter(piece.kind()))
+    }
+
+    /// A kind's id as text: `D`, or `+D` for a kind that exists only promoted.
+    pub fn id(&self, kind: Kind) -> String {
+        crate::piece::id::show(self.letter(kind))
     }
 }

@@ -269,10 +269,10 @@ pub fn san(pos: &mut Position, m: Move) -> String {
         if m.is_promoted_drop() {
             s.push('+');
         }
-        s += &format!("{}@{}", game.letter(k), square_name(m.to));
+        s += &format!("{}@{}", game.id(k), square_name(m.to));
     } else if let Some(at) = m.locust_at() {
         // A move that takes on its way names all three squares: `Nf5xg6xh7`, igui `Nf5xg6-f5`.
-        s.push(game.letter(piece_type(pos, m.from)));
+        s += &game.id(piece_type(pos, m.from));
         s += &square_name(m.from);
         s.push('x');
         s += &square_name(at);
@@ -299,7 +299,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
         let capture = m.is_capture();
         let file = |c: u16| (b'a' + file_of(c)) as char;
         if !pawn {
-            s.push(game.letter(ty));
+            s += &game.id(ty);
         }
         // A pawn names its file when it captures or leaves its file (XBoard: "exd5").
         let mut need_file = pawn && (capture || file_of(m.from) != file_of(m.to));
@@ -327,7 +327,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
         s += &square_name(m.to);
         if let Some(p) = m.promotion() {
             s.push('=');
-            s.push(game.letter(p));
+            s += &game.id(p);
         }
     }
     // Gating (Seirawan): the piece brought in after a slash, `Nc3/H`; castling names the square
@@ -355,7 +355,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
 /// locust move through the middle square, read as its coordinate text `f5g6,g6h7`.
 fn parse_locust_san(pos: &mut Position, text: &str) -> Option<Move> {
     let (files, ranks) = (pos.game().variant.files, pos.game().variant.ranks);
-    let mut rest = text.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    let mut rest = text.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '+');
     let mut squares = Vec::new();
     for i in 0..3 {
         if i > 0 {
@@ -431,15 +431,22 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     if rest.starts_with(|c: char| c.is_ascii_uppercase()) {
         piece = rest.chars().next();
         rest.remove(0);
+    } else if let Some(l) = rest.strip_prefix('+').and_then(|r| r.chars().next())
+        && l.is_ascii_uppercase()
+    {
+        // A kind that exists only promoted: `+Dxe5`.
+        piece = Some(crate::piece::id::plus(l));
+        rest.drain(..2);
     }
     // Promotion: `=U`, or a letter right after the destination's rank.
     let mut promo = None;
     if let Some(i) = rest.find('=') {
         let p: Vec<char> = rest[i + 1..].chars().collect();
-        if p.len() != 1 || !p[0].is_ascii_alphabetic() {
-            return Err(bad());
-        }
-        promo = Some(p[0].to_ascii_uppercase());
+        promo = match p[..] {
+            [l] if l.is_ascii_alphabetic() => Some(l.to_ascii_uppercase()),
+            ['+', l] if l.is_ascii_alphabetic() => Some(crate::piece::id::plus(l)),
+            _ => return Err(bad()),
+        };
         rest.truncate(i);
     } else if rest.len() >= 3 {
         let b = rest.as_bytes();

@@ -16,6 +16,69 @@ impl Kind {
     }
 }
 
+/// Piece ids: how the variant file, FEN, move text and the boards name a kind. An id is one
+/// upper-case letter (`D`), or `+` and a letter (`+D`) for a kind that exists only as the promoted
+/// form of the kind with that letter (Chu Shogi's Soaring Eagle is the Dragon King's), written so
+/// by XBoard. Inside acedrex an id is one `char`, so every list of piece letters stays a
+/// `Vec<char>`: the letter itself, or for `+L` the private-use code point [`id::PLUS`] + L, which
+/// only [`id::show`] and [`id::cased`] turn back into text.
+pub mod id {
+    use crate::side::Side;
+
+    /// Where the `+L` ids start among the private-use code points.
+    pub const PLUS: u32 = 0xE000;
+
+    /// The id `+L` for the letter L.
+    pub fn plus(letter: char) -> char {
+        char::from_u32(PLUS + letter.to_ascii_uppercase() as u32).expect("private use area")
+    }
+
+    /// L for the id `+L`; None for a plain letter.
+    pub fn base(id: char) -> Option<char> {
+        let n = (id as u32).checked_sub(PLUS)?;
+        char::from_u32(n).filter(|c| c.is_ascii_uppercase())
+    }
+
+    /// Whether `id` is an upper-case letter or `+L`.
+    pub fn is_id(id: char) -> bool {
+        id.is_ascii_uppercase() || base(id).is_some()
+    }
+
+    /// The id as text: `D` or `+D`.
+    pub fn show(id: char) -> String {
+        match base(id) {
+            Some(l) => format!("+{l}"),
+            None => id.to_string(),
+        }
+    }
+
+    /// The id in FEN case: upper case White, lower case Black (`+d`).
+    pub fn cased(side: Side, id: char) -> String {
+        match base(id) {
+            Some(l) => format!("+{}", side.cased(l)),
+            None => side.cased(id).to_string(),
+        }
+    }
+
+    /// Splits a list of ids (`PI`, `+D+HN`) into ids; None names the byte offset of a `+` that
+    /// no letter follows.
+    pub fn split(text: &str) -> Result<Vec<(usize, char)>, usize> {
+        let mut out = Vec::new();
+        let mut chars = text.char_indices();
+        while let Some((i, c)) = chars.next() {
+            if c == '+' {
+                match chars.next() {
+                    Some((_, l)) if l.is_ascii_alphabetic() => out.push((i, plus(l))),
+                    _ => return Err(i),
+                }
+            } else {
+                out.push((i, c));
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// What a mailbox cell holds, in one byte: nothing, the guard band around the board, or a piece of
 /// a side and kind. Bit 6 marks White, bit 7 Black, the low six bits are the kind; the guard has
 /// no side bit, so a side's "own" and "enemy" tests are single masks (see [`Side`] masks below).
@@ -115,5 +178,19 @@ mod tests {
             assert!(!p.is_piece() && !p.is(Side::White) && !p.is(Side::Black));
         }
         assert!(Piece::OFF.is_occupied() && !Piece::EMPTY.is_occupied());
+    }
+
+    #[test]
+    fn plus_ids_read_and_write_as_xboard_writes_them() {
+        let eagle = id::plus('D');
+        assert_eq!(
+            (id::show(eagle), id::base(eagle)),
+            ("+D".to_string(), Some('D'))
+        );
+        assert_eq!(id::cased(Side::Black, eagle), "+d");
+        assert_eq!((id::show('D'), id::base('D')), ("D".to_string(), None));
+        assert!(id::is_id(eagle) && id::is_id('D') && !id::is_id('d'));
+        assert_eq!(id::split("P+DN"), Ok(vec![(0, 'P'), (1, eagle), (3, 'N')]));
+        assert_eq!(id::split("P+"), Err(1));
     }
 }

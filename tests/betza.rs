@@ -109,7 +109,10 @@ fn snapshots_of_every_shipped_piece() {
             let paths = acedrex::legs::compile(&p.betza).expect("compiles");
             text += &format!(
                 "== {} {} `{}`\nsyntax: {:?}\n",
-                p.letter, p.name, p.betza_text, p.betza
+                acedrex::piece::id::show(p.letter),
+                p.name,
+                p.betza_text,
+                p.betza
             );
             text += &acedrex::legs::describe(&paths);
             text += &acedrex::explore::movement_diagram(&p.betza_text, v.files, v.ranks)

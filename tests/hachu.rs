@@ -62,25 +62,25 @@ fn mighty_lion_legal_sets_equal_hachu() {
     }
 }
 
-#[test]
-fn mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk() {
-    let test = "mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk";
+/// One fresh seeded walk of `plies` through `variant`, HaChu's sets against acedrex's.
+fn fresh_walk(test: &str, variant: &str, default_seed: &str, plies: &str, extra: &[&str]) {
     if !need_peer_script(test, HACHU, "apt-get install -y hachu") {
         return;
     }
-    let seed = std::env::var("ACEDREX_SEED").unwrap_or_else(|_| "11".into());
+    let seed = std::env::var("ACEDREX_SEED").unwrap_or_else(|_| default_seed.into());
     let out = std::process::Command::new("python3")
         .arg(peer_script("hachu_legal.py"))
         .args([
             "--variant",
-            "lion",
+            variant,
             "--games",
             "1",
             "--plies",
-            "24",
+            plies,
             "--seed",
             &seed,
         ])
+        .args(extra)
         .args([
             "--engine",
             HACHU,
@@ -94,8 +94,175 @@ fn mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk() {
         "hachu_legal.py failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let cases = compare("lion", &String::from_utf8_lossy(&out.stdout));
+    let cases = compare(variant, &String::from_utf8_lossy(&out.stdout));
     assert!(cases > 10, "only {cases} positions walked");
+}
+
+#[test]
+fn mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk",
+        "lion",
+        "11",
+        "24",
+        &[],
+    );
+}
+
+/// The options hachu_legal.py needs for Chu Shogi: the 12x12 board, promotions offered with `+`,
+/// and the Lion ids (a Lion, a promoted kirin).
+const CHU: &[&str] = &[
+    "--files",
+    "12",
+    "--ranks",
+    "12",
+    "--promote",
+    "+",
+    "--lions",
+    "N,+O",
+];
+
+#[test]
+fn chu_shogi_legal_sets_equal_hachu() {
+    let data = include_str!("perft/chu-hachu.txt");
+    let cases = compare("chu", data);
+    assert!(cases > 200, "only {cases} positions read");
+    // The walks reach what Chu adds: Lion moves that take on the way, and promotions.
+    for form in [",", "+"] {
+        let seen = data.lines().any(|l| {
+            let legal = l.split(" ; legal ").nth(1).unwrap_or("");
+            legal.split_whitespace().any(|m| m.contains(form))
+        });
+        assert!(seen, "the recorded walks hold no {form:?} move");
+    }
+}
+
+#[test]
+fn chu_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "chu_shogi_legal_sets_equal_hachu_on_a_fresh_walk",
+        "chu",
+        "5",
+        "30",
+        CHU,
+    );
+}
+
+/// Chu Shogi's promotion (`piece-promotion zone 4 optional on-entry`), each verdict HaChu's
+/// (`setboard` with the placement, then `usermove` per move; for the pawn that went on without
+/// promoting, the game was played up to it).
+#[test]
+fn chu_promotes_on_entering_the_zone_or_capturing_in_it() {
+    let g = game("chu");
+    let legal = |fen: &str| legal_texts(&mut Position::from_fen(&g, fen).unwrap());
+    let check = |fen: &str, yes: &[&str], no: &[&str]| {
+        let m = legal(fen);
+        for y in yes {
+            assert!(m.contains(&y.to_string()), "{fen}: {y} missing from {m:?}");
+        }
+        for n in no {
+            assert!(!m.contains(&n.to_string()), "{fen}: {n} in {m:?}");
+        }
+    };
+    // Pawns: entering the zone may promote; inside it, not even onto the last rank, where an
+    // unpromoted pawn may stay.
+    check(
+        "k11/4P7/12/12/4P7/12/12/12/12/12/12/K11 w - - 0 1",
+        &["e8e9", "e8e9+", "e11e12"],
+        &["e11e12+"],
+    );
+    check(
+        "k11/12/4P7/12/12/4P7/12/12/12/12/12/K11 w - - 0 1",
+        &["e10e11", "e7e8"],
+        &["e10e11+", "e7e8+"],
+    );
+    // A lance from outside the zone may promote anywhere in it; one inside may not.
+    check(
+        "k11/4L7/12/12/12/12/12/12/12/12/12/K5L5 w - - 0 1",
+        &["g1g12", "g1g12+", "g1g9+", "e11e12"],
+        &["g1g8+", "e11e12+"],
+    );
+    // A capture inside the zone may promote; a step out of it, or a capture outside, may not.
+    check(
+        "k11/12/4p7/4G7/12/12/2g9/1G10/12/12/12/K11 w - - 0 1",
+        &["e9e10", "e9e10+", "e9e8", "b5c6"],
+        &["e9e8+", "b5c6+"],
+    );
+    // A capture from the zone to outside it may promote.
+    check(
+        "k11/12/12/4G7/4p7/12/12/12/12/12/12/K11 w - - 0 1",
+        &["e9e8", "e9e8+"],
+        &[],
+    );
+}
+
+/// Chu's kinds that exist only promoted are named `+L`, in FEN, SAN and on the board, as XBoard
+/// writes them.
+#[test]
+fn chu_writes_promoted_only_kinds_as_xboard_does() {
+    let g = game("chu");
+    // White's dragon king on e7 takes into the zone and promotes to the Soaring Eagle (HaChu
+    // accepts `e7e9+` here).
+    let fen = "k11/12/12/4p7/12/4D7/12/12/12/12/12/K11 w - - 0 1";
+    let mut pos = Position::from_fen(&g, fen).unwrap();
+    let m = pos.parse_move("e7e9+").unwrap();
+    assert_eq!(acedrex::pgn::san(&mut pos, m), "Dxe9=+D");
+    pos.make(m);
+    assert_eq!(
+        pos.fen(),
+        "k11/12/12/4+D7/12/12/12/12/12/12/12/K11 b - - 0 1"
+    );
+    // The same piece set up from FEN, and its SAN, read back.
+    let fen = "k11/12/12/5p6/4+D7/12/12/12/12/12/12/K11 w - - 0 1";
+    let mut pos = Position::from_fen(&g, fen).unwrap();
+    assert_eq!(pos.fen(), fen);
+    let m = pos.parse_move("e8e10").unwrap();
+    assert_eq!(acedrex::pgn::san(&mut pos, m), "+De10");
+    assert_eq!(acedrex::pgn::parse_san(&mut pos, "+De10"), Ok(m));
+    let m = pos.parse_move("e8f9,f9g10").unwrap();
+    let text = acedrex::pgn::san(&mut pos, m);
+    assert_eq!(text, "+De8xf9-g10");
+    assert_eq!(acedrex::pgn::parse_san(&mut pos, &text), Ok(m));
+    assert!(
+        acedrex::play::board::render(&pos, Default::default()).contains("+D"),
+        "{}",
+        acedrex::play::board::render(&pos, Default::default())
+    );
+}
+
+#[test]
+fn promoted_only_ids_errors_name_line_and_column() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece P pawn fW promotes +P\n\
+                start 4k3/8/8/8/8/8/P7/4K3 w - - 0 1\npiece-promotion zone 2\n";
+    common::assert_positioned_errors(
+        base,
+        &[
+            (
+                "piece +Q queen Q\n",
+                "t.txt:7:7",
+                "piece +Q is the promoted form of Q",
+            ),
+            (
+                "piece +pq queen Q\n",
+                "t.txt:7:7",
+                "`+pq` is not a piece id",
+            ),
+            (
+                "piece +P tokin WfF\nlion-trade +\n",
+                "t.txt:8:12",
+                "`+` at the end of the lion-trade pieces",
+            ),
+        ],
+    );
+    // Without the `+P` kind, P's promoted form is missing.
+    let text = base.to_string();
+    let errors = acedrex::variant::parse_variant("t.txt", &text).unwrap_err();
+    assert!(
+        errors.iter().any(|e| e
+            .to_string()
+            .contains("promotes to `+P`, which is not a declared piece")),
+        "{errors:?}"
+    );
 }
 
 /// The Lion-trading rules (`lion-trade L over P`), on positions HaChu was asked about: each move's
@@ -164,4 +331,28 @@ fn lion_trade_errors_name_line_and_column() {
             ),
         ],
     );
+}
+
+/// `repetition forbidden`: HaChu answers `g8g10` here "Illegal move {Repeats earlier position}"
+/// (the Lions went out and the White one came back, so Black's return would repeat the start).
+#[test]
+fn chu_forbids_a_move_that_repeats_a_position() {
+    let g = game("chu");
+    let mut pos = Position::start(&g);
+    for m in ["f3f5", "g10g8", "f5f3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    let legal = legal_texts(&mut pos);
+    assert!(!legal.contains(&"g8g10".to_string()), "{legal:?}");
+    assert!(legal.contains(&"g8g7".to_string()), "{legal:?}");
+    // Without the rule the same move is legal (a draw only at the third occurrence).
+    let text = include_str!("../variants/chu.txt").replace("repetition forbidden", "repetition 3");
+    let v = acedrex::variant::parse_variant("chu.txt", &text).unwrap();
+    let mut pos = Position::start(&acedrex::game::Game::new(v));
+    for m in ["f3f5", "g10g8", "f5f3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    assert!(legal_texts(&mut pos).contains(&"g8g10".to_string()));
 }

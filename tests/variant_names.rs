@@ -104,6 +104,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("janggicasual", &["janggicasual"]),
     ("seirawan", &["seirawan"]),
     ("lion", &[]),
+    ("chu", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),
     ("makpong", &["makpong"]),

@@ -182,7 +182,7 @@ pub fn position(pos: &Position, title: &str) -> String {
                 c.piece(
                     i32::from(f),
                     i32::from(r),
-                    pos.game().piece_char(piece),
+                    &pos.game().piece_char(piece),
                     white,
                 );
             }
@@ -321,7 +321,7 @@ pub fn movement(
         };
         c.mark(f, r, mark, colour);
     }
-    c.piece(origin.0, origin.1, letter, true);
+    c.piece(origin.0, origin.1, &crate::piece::id::show(letter), true);
     legend(&mut c, &marks);
     Ok(c.finish(title))
 }

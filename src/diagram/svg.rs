@@ -164,12 +164,12 @@ impl Canvas {
     }
 
     /// A piece: its letter in a circle; White a white disc, Black a black one.
-    pub fn piece(&mut self, file: i32, rank: i32, letter: char, white: bool) {
+    pub fn piece(&mut self, file: i32, rank: i32, letter: &str, white: bool) {
         let (x, y) = self.centre(file, rank);
         self.piece_at(x, y, letter, white);
     }
 
-    pub fn piece_at(&mut self, x: i32, y: i32, letter: char, white: bool) {
+    pub fn piece_at(&mut self, x: i32, y: i32, letter: &str, white: bool) {
         let (fill, ink) = if white {
             ("#ffffff", "#000000")
         } else {
@@ -182,7 +182,7 @@ impl Canvas {
             20,
             "middle",
             &format!(r#" font-weight="bold" fill="{ink}""#),
-            &letter.to_string(),
+            letter,
         );
     }
 

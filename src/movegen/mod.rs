@@ -475,7 +475,8 @@ impl Position {
     }
 
     /// `piece-promotion` and `immobile forbidden` for the moves in `out[start..]` of the piece on
-    /// `from`: a move that starts or ends in the zone (with `on-capture`, a capture) may also
+    /// `from`: a move that starts or ends in the zone (with `on-capture`, a capture; with
+    /// `on-entry`, a move that does not capture only from outside it) may also
     /// promote (a promoted piece, which remembers its origin, does not promote again; with `flip`
     /// it turns back into that origin instead), must when promotion is forced, and a move that
     /// leaves the piece where it could never move must promote or is not made.
@@ -499,9 +500,14 @@ impl Position {
             let m = out[i];
             let can = promotes.is_some()
                 && (!t.piece_promotion_on_capture || m.is_capture())
-                && t.piece_zone
-                    .as_ref()
-                    .is_some_and(|z| z[side][m.from as usize] || z[side][m.to as usize]);
+                && t.piece_zone.as_ref().is_some_and(|z| {
+                    let (from, to) = (z[side][m.from as usize], z[side][m.to as usize]);
+                    if t.piece_promotion_on_entry && !m.is_capture() {
+                        !from && to
+                    } else {
+                        from || to
+                    }
+                });
             if can {
                 out.push(m.with_promotion(promotes));
             }
@@ -733,6 +739,16 @@ impl Position {
         }
         if self.game().tables.hand.must_drop && !m.is_drop() && self.must_drop_now() {
             return false;
+        }
+        // `repetition forbidden`: a move may not bring back an earlier position (a capture, which
+        // changes the material, never does).
+        if self.game().tables.repetition_forbidden && !m.is_capture() {
+            self.make(m);
+            let repeats = self.repetitions() > 0;
+            self.unmake();
+            if repeats {
+                return false;
+            }
         }
         if self.bikjang_pending() {
             // A pass ends the game by bikjang, even in check; every other move must part them.

@@ -25,7 +25,7 @@ impl Position {
     pub fn move_text(&self, m: Move) -> String {
         if let Some(k) = m.dropped() {
             let plus = if m.is_promoted_drop() { "+" } else { "" };
-            return format!("{plus}{}@{}", self.game().letter(k), square_name(m.to));
+            return format!("{plus}{}@{}", self.game().id(k), square_name(m.to));
         }
         if let Some(k) = m.gated() {
             let letter = self.game().letter(k).to_ascii_lowercase();

@@ -66,9 +66,10 @@ pub fn render(pos: &Position, style: Style) -> String {
                     (_, false, false) => DARK,
                 };
                 let fg = if code.is(Side::White) { 231 } else { 16 };
+                // Three columns a square: ` D ` or `+D `.
                 out += &format!(
-                    "\x1b[48;5;{bg}m\x1b[1;38;5;{fg}m {} {RESET}",
-                    piece.unwrap_or(' ')
+                    "\x1b[48;5;{bg}m\x1b[1;38;5;{fg}m{:>2} {RESET}",
+                    piece.unwrap_or_default()
                 );
             } else {
                 let (l, r) = if is_check {
@@ -78,8 +79,18 @@ pub fn render(pos: &Position, style: Style) -> String {
                 } else {
                     (' ', ' ')
                 };
-                out.push(l);
-                out.push(piece.unwrap_or('.'));
+                // A two-character id (`+D`) takes the left mark's column.
+                match piece {
+                    Some(p) if p.len() > 1 => out += &p,
+                    Some(p) => {
+                        out.push(l);
+                        out += &p;
+                    }
+                    None => {
+                        out.push(l);
+                        out.push('.');
+                    }
+                }
                 out.push(r);
             }
         }
@@ -112,10 +123,7 @@ fn hands(pos: &Position) -> String {
             for k in 0..game.tables.pieces.len() {
                 let kind = crate::piece::Kind(k as u8);
                 for _ in 0..pos.in_hand(side, kind) {
-                    held.push(
-                        game.piece_char(crate::piece::Piece::new(side, kind))
-                            .to_string(),
-                    );
+                    held.push(game.piece_char(crate::piece::Piece::new(side, kind)));
                 }
             }
             if held.is_empty() {

@@ -350,7 +350,14 @@ impl Position {
                         s.put(sq, side, t.pieces[kind.index()].letter);
                         s.mark_promoted(sq);
                     }
-                    None => s.put(sq, side, t.pieces[kind.index()].letter),
+                    None => match crate::piece::id::base(t.pieces[kind.index()].letter) {
+                        // A kind that exists only promoted (`+D`), without a recorded origin.
+                        Some(base) => {
+                            s.put(sq, side, base);
+                            s.mark_plus(sq);
+                        }
+                        None => s.put(sq, side, t.pieces[kind.index()].letter),
+                    },
                 }
             }
         }

@@ -181,6 +181,8 @@ pub struct Tables {
     pub royal_sides: [bool; 2],
     /// Legality needs the move played out and the general test (several royals, no giving check).
     pub full_legality: bool,
+    /// No move may repeat an earlier position (`repetition forbidden`).
+    pub repetition_forbidden: bool,
     /// Some rule can end the game by the move just made (royal capture, extinction, goal, checks).
     pub rule_ends: bool,
     pub extinct_kinds: Vec<Kind>,
@@ -217,6 +219,8 @@ pub struct Tables {
     pub piece_promotion_on_capture: bool,
     /// Promoted pieces turn back under the same rule (`piece-promotion ... flip`).
     pub piece_flip: bool,
+    /// Non-captures promote only on entering the zone (`piece-promotion ... on-entry`).
+    pub piece_promotion_on_entry: bool,
     /// Cells remember the kind a promoted piece was (a capture returns that to hand; FEN writes
     /// `+P` or `Q~`).
     pub track_origin: bool,
@@ -468,6 +472,7 @@ impl Tables {
         let full_legality = (has_royal && !classic)
             || !end.giving_check
             || lion_trade.is_some()
+            || end.repetition_forbidden
             || v.hand.drop_checks_forbidden
             || v.hand.must_drop;
         let bared_wins = end.bare_king == crate::variant::BareKing::BaredWins;
@@ -563,6 +568,7 @@ impl Tables {
             royal_kinds,
             royal_sides,
             full_legality,
+            repetition_forbidden: end.repetition_forbidden,
             rule_ends,
             extinct_kinds,
             extinct_at_most,
@@ -586,6 +592,7 @@ impl Tables {
             facing_royals,
             piece_promotion_forced: v.piece_promotion.as_ref().is_some_and(|p| p.forced),
             piece_promotion_on_capture: v.piece_promotion.as_ref().is_some_and(|p| p.on_capture),
+            piece_promotion_on_entry: v.piece_promotion.as_ref().is_some_and(|p| p.on_entry),
             piece_flip: v.piece_promotion.as_ref().is_some_and(|p| p.flip),
             piece_zone,
             pass: end.pass && has_royal,

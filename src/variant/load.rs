@@ -255,6 +255,11 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         stalemate: child.stalemate.or(parent.stalemate),
         checkmate: child.checkmate.or(parent.checkmate),
         bare_king: child.bare_king.or(parent.bare_king),
+        repetition_forbidden: if child.repetition.is_some() {
+            child.repetition_forbidden
+        } else {
+            parent.repetition_forbidden
+        },
         repetition: child.repetition.or(parent.repetition),
         move_count: child.move_count.or(parent.move_count),
         dice: child.dice.or(parent.dice),

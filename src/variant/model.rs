@@ -119,6 +119,9 @@ pub struct PiecePromotion {
     /// A promoted piece turns back into what it was under the same rule, written `-` (Kyoto and
     /// micro shogi: with `forced`, pieces flip on every move that may).
     pub flip: bool,
+    /// A move that does not capture promotes only as it enters the zone, from outside it; a
+    /// capture as before, when it starts or ends there (Chu Shogi, as HaChu plays it).
+    pub on_entry: bool,
 }
 
 /// Pieces in hand and how they enter the board.
@@ -305,6 +308,8 @@ pub struct EndRules {
     pub bare_king: BareKing,
     /// Draw at this many occurrences of a position (None: off).
     pub repetition: Option<u8>,
+    /// No move may repeat an earlier position (`repetition forbidden`, HaChu's Chu Shogi).
+    pub repetition_forbidden: bool,
     /// Draw after this many plies without a capture or pawn move (None: off).
     pub move_count: Option<u16>,
     /// How royal pieces are lost when a side has several.
@@ -383,6 +388,7 @@ impl Default for EndRules {
             checkmated: Outcome::Loss,
             bare_king: BareKing::Off,
             repetition: Some(3),
+            repetition_forbidden: false,
             move_count: Some(100),
             royal_loss: RoyalLoss::Any,
             extinction: None,

@@ -97,7 +97,7 @@ fn usage(key: &str) -> &'static str {
         "royal-initial-moves" => "`royal-initial-moves free|safe`",
         "stalemate" => "`stalemate stalemated-loses|draw|stalemated-wins|fewer-pieces-wins`",
         "bare-king" => "`bare-king off|immediate|bare-back|bared-wins|draw`",
-        "repetition" => "`repetition N|off`",
+        "repetition" => "`repetition N|off|forbidden`",
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
         "royal-loss" => "`royal-loss any|last|duple`",
@@ -119,7 +119,7 @@ fn usage(key: &str) -> &'static str {
             "`initial-ranks LETTERS FIRST[-LAST]`, ranks counted from the side's own edge, e.g. `initial-ranks P 1-2`"
         }
         "piece-promotion" => {
-            "`piece-promotion zone N [optional|forced] [on-capture] [flip]`, N ranks from the far edge, e.g. `piece-promotion zone 3`"
+            "`piece-promotion zone N [optional|forced] [on-capture] [flip] [on-entry]`, N ranks from the far edge, e.g. `piece-promotion zone 3`"
         }
         "drop-promoted" => "`drop-promoted yes|no`",
         "drop-checks" => "`drop-checks allowed|forbidden`",
@@ -386,7 +386,17 @@ impl FileParser {
             }
             "repetition" => {
                 count(key, key_tok, args, 1, 1)?;
-                s.repetition = Some(number_or_off(&args[0], key)?);
+                if args[0].text == "forbidden" {
+                    // No move may repeat an earlier position: never a draw by repetition.
+                    s.repetition = Some(Spanned {
+                        value: None,
+                        span: args[0].span.clone(),
+                    });
+                    s.repetition_forbidden = true;
+                } else {
+                    s.repetition = Some(number_or_off(&args[0], key)?);
+                    s.repetition_forbidden = false;
+                }
             }
             "move-count" => {
                 count(key, key_tok, args, 1, 1)?;
@@ -548,19 +558,21 @@ impl FileParser {
                     )));
                 };
                 // After the zone, each of these words at most once, in any order.
-                let (mut forced, mut on_capture, mut flip) = (None, None, None);
+                let (mut forced, mut on_capture, mut flip, mut on_entry) = (None, None, None, None);
                 for t in &args[2..] {
                     let options = [
                         ("optional", 0),
                         ("forced", 1),
                         ("on-capture", 2),
                         ("flip", 3),
+                        ("on-entry", 4),
                     ];
                     let word = keyword(t, "piece-promotion rule", &options)?.value;
                     let slot = match word {
                         0 | 1 => &mut forced,
                         2 => &mut on_capture,
-                        _ => &mut flip,
+                        3 => &mut flip,
+                        _ => &mut on_entry,
                     };
                     if slot.is_some() {
                         return Err(t.span.error(format!(
@@ -579,6 +591,7 @@ impl FileParser {
                     forced: forced == Some(1),
                     on_capture: on_capture.is_some(),
                     flip: flip.is_some(),
+                    on_entry: on_entry.is_some(),
                 });
             }
             "immobile" => {
@@ -704,7 +717,7 @@ impl FileParser {
         if let Some(first) = self.letters.get(&letter.value) {
             return Err(letter.span.error(format!(
                 "piece {} is declared twice (first on line {first}): expected each letter once per file",
-                letter.value
+                crate::piece::id::show(letter.value)
             )));
         }
         self.letters.insert(letter.value, letter.span.line);
@@ -772,7 +785,21 @@ fn xboard_name(tok: &Tok) -> Res<Spanned<String>> {
     }
 }
 
+/// A piece id: one upper-case letter, or `+L` for a kind that exists only as L's promoted form.
 fn piece_letter(tok: &Tok) -> Res<Spanned<char>> {
+    if let Some(rest) = tok.text.strip_prefix('+') {
+        let mut chars = rest.chars();
+        return match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Ok(Spanned {
+                value: crate::piece::id::plus(c),
+                span: tok.span.clone(),
+            }),
+            _ => Err(tok.span.error(format!(
+                "`{}` is not a piece id: expected `+` and one upper-case letter (a kind that exists only promoted, e.g. `+D`)",
+                tok.text
+            ))),
+        };
+    }
     let mut chars = tok.text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) if c.is_ascii_uppercase() => Ok(Spanned { value: c, span: tok.span.clone() }),
@@ -780,7 +807,7 @@ fn piece_letter(tok: &Tok) -> Res<Spanned<char>> {
             "piece letter `{c}` is lower case: expected the upper-case letter `{}` (FEN writes Black's pieces in lower case)",
             c.to_ascii_uppercase()
         ))),
-        _ => Err(tok.span.error(format!("`{}` is not a piece letter: expected one upper-case letter A-Z", tok.text))),
+        _ => Err(tok.span.error(format!("`{}` is not a piece letter: expected one upper-case letter A-Z, or `+` and one (`+D`)", tok.text))),
     }
 }
 

@@ -35,8 +35,10 @@ pub struct VariantSpec {
     pub stalemate: Option<Spanned<(Outcome, bool)>>,
     pub checkmate: Option<Spanned<Outcome>>,
     pub bare_king: Option<Spanned<BareKing>>,
-    /// `Some(None)` is `off`.
+    /// `Some(None)` is `off` (and `forbidden`).
     pub repetition: Option<Spanned<Option<u32>>>,
+    /// `repetition forbidden`: no move may repeat an earlier position (set with `repetition`).
+    pub repetition_forbidden: bool,
     pub move_count: Option<Spanned<Option<u32>>>,
     pub dice: Option<DiceSpec>,
     pub royal_loss: Option<Spanned<RoyalLoss>>,
@@ -52,7 +54,7 @@ pub struct VariantSpec {
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
-    /// `piece-promotion zone N [optional|forced] [on-capture] [flip]`.
+    /// `piece-promotion zone N [optional|forced] [on-capture] [flip] [on-entry]`.
     pub piece_promotion: Option<PiecePromotionSpec>,
     /// `drop-promoted yes|no`.
     pub drop_promoted: Option<Spanned<bool>>,
@@ -123,6 +125,7 @@ impl VariantSpec {
             checkmate: None,
             bare_king: None,
             repetition: None,
+            repetition_forbidden: false,
             move_count: None,
             dice: None,
             royal_loss: None,
@@ -308,7 +311,7 @@ pub struct InitialRanksSpec {
     pub last: Spanned<u32>,
 }
 
-/// `piece-promotion zone N [optional|forced] [on-capture] [flip]`: where pieces with a
+/// `piece-promotion zone N [optional|forced] [on-capture] [flip] [on-entry]`: where pieces with a
 /// `promotes` kind promote, whether only by capturing, and whether promoted pieces turn back.
 #[derive(Clone, Debug)]
 pub struct PiecePromotionSpec {
@@ -316,6 +319,8 @@ pub struct PiecePromotionSpec {
     pub forced: bool,
     pub on_capture: bool,
     pub flip: bool,
+    /// A move that does not capture promotes only as it enters the zone (Chu Shogi).
+    pub on_entry: bool,
 }
 
 /// `gating LETTERS [drops]`: pieces in hand that enter where a never-moved first-rank piece leaves.

@@ -7,6 +7,7 @@ use super::shuffle::Shuffle;
 use super::spec::*;
 use crate::betza;
 use crate::legs;
+use crate::piece::id;
 use crate::setup::Setup;
 use crate::side::Side;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -176,6 +177,7 @@ impl Checker<'_> {
                 checkmated: spec.checkmate.as_ref().map_or(Outcome::Loss, |s| s.value),
                 bare_king: spec.bare_king.as_ref().map_or(BareKing::Off, |s| s.value),
                 repetition: repetition?.map(|n| n as u8),
+                repetition_forbidden: spec.repetition_forbidden,
                 move_count: move_count?.map(|n| n as u16),
                 royal_loss: spec.royal_loss.as_ref().map_or(RoyalLoss::Any, |r| r.value),
                 extinction: extinction?,
@@ -214,21 +216,39 @@ impl Checker<'_> {
         let pawns = spec.promotion.as_ref().map(|p| p.pawns.value.clone());
         let mut any = None;
         for p in &spec.pieces {
+            // `+L` names L's promoted form: L must promote to it.
+            if let Some(base) = id::base(p.letter.value)
+                && p.body.is_some()
+            {
+                let promotes = spec
+                    .pieces
+                    .iter()
+                    .find(|q| q.letter.value == base)
+                    .and_then(|q| q.body.as_ref())
+                    .and_then(|b| b.promotes.as_ref())
+                    .map(|l| l.value);
+                if promotes != Some(p.letter.value) {
+                    self.err(&p.letter.span, format!("piece +{base} is the promoted form of {base}, but no piece {base} promotes to it: expected `piece {base} ... promotes +{base}`"));
+                }
+            }
             let Some(to) = p.body.as_ref().and_then(|b| b.promotes.as_ref()) else {
                 continue;
             };
             any.get_or_insert(to.span.clone());
-            let letter = p.letter.value;
-            if to.value == letter {
+            let letter = id::show(p.letter.value);
+            if to.value == p.letter.value {
                 self.err(
                     &to.span,
                     format!("piece {letter} promotes to itself: expected another piece's letter"),
                 );
             } else if !declared.contains(&to.value) {
-                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
-                self.err(&to.span, format!("piece {letter} promotes to `{}`, which is not a declared piece: expected one of{list}", to.value));
+                let list: String = declared
+                    .iter()
+                    .map(|&c| format!(" {}", id::show(c)))
+                    .collect();
+                self.err(&to.span, format!("piece {letter} promotes to `{}`, which is not a declared piece: expected one of{list}", id::show(to.value)));
             }
-            if pawns.as_ref().is_some_and(|l| l.contains(letter)) {
+            if pawns.as_ref().is_some_and(|l| l.contains(p.letter.value)) {
                 self.err(&to.span, format!("piece {letter} is a promoting pawn of `promotion` and has a promoted form too: expected one of the two"));
             }
         }
@@ -252,6 +272,7 @@ impl Checker<'_> {
                     forced: pp.forced,
                     on_capture: pp.on_capture,
                     flip: pp.flip,
+                    on_entry: pp.on_entry,
                 }))
             }
         }
@@ -456,17 +477,18 @@ impl Checker<'_> {
         let mut names: HashMap<&str, char> = HashMap::new();
         for p in &spec.pieces {
             let letter = p.letter.value;
+            let shown = id::show(letter);
             let Some(body) = &p.body else {
                 self.err(
                     &p.letter.span,
-                    format!("`piece {letter} -` removes an inherited piece, but this variant inherits nothing: expected `inherit PARENT` or a full piece definition"),
+                    format!("`piece {shown} -` removes an inherited piece, but this variant inherits nothing: expected `inherit PARENT` or a full piece definition"),
                 );
                 continue;
             };
             if let Some(other) = names.insert(&body.name.value, letter) {
                 self.err(
                     &body.name.span,
-                    format!("piece name `{}` is already used by piece {other}: expected a distinct name per piece", body.name.value),
+                    format!("piece name `{}` is already used by piece {}: expected a distinct name per piece", body.name.value, id::show(other)),
                 );
             }
             let text = &body.betza.value;
@@ -481,7 +503,7 @@ impl Checker<'_> {
                             self.err(
                                 &body.betza.span,
                                 format!(
-                                    "piece {letter} ({}): `{text}` has a {longest}-square step, which cannot stay on a {files}x{ranks} board: expected steps shorter than the board's longer side",
+                                    "piece {shown} ({}): `{text}` has a {longest}-square step, which cannot stay on a {files}x{ranks} board: expected steps shorter than the board's longer side",
                                     body.name.value,
                                 ),
                             );
@@ -501,7 +523,7 @@ impl Checker<'_> {
                     Err(u) => self.err(
                         &body.betza.span,
                         format!(
-                            "piece {letter} ({}): the move generator cannot execute `{text}`: {u}",
+                            "piece {shown} ({}): the move generator cannot execute `{text}`: {u}",
                             body.name.value
                         ),
                     ),
@@ -514,7 +536,7 @@ impl Checker<'_> {
                     self.err(
                         &body.betza.span.sub(at, 1),
                         format!(
-                            "bad Betza for piece {letter} ({}): {}",
+                            "bad Betza for piece {shown} ({}): {}",
                             body.name.value, e.message
                         ),
                     );
@@ -635,15 +657,29 @@ impl Checker<'_> {
         declared: &BTreeSet<char>,
         what: &str,
     ) -> Option<Vec<char>> {
+        let text = &letters.value;
+        let list: String = declared
+            .iter()
+            .map(|&c| format!(" {}", id::show(c)))
+            .collect();
+        let ids = match id::split(text) {
+            Ok(ids) => ids,
+            Err(at) => {
+                let at = text[..at].chars().count();
+                self.err(&letters.span.sub(at, 1), format!("`+` at the end of the {what}: expected `+` and a letter (`+D`), or upper-case letters from{list}"));
+                return None;
+            }
+        };
         let mut ok = true;
-        for (i, c) in letters.value.chars().enumerate() {
-            if !c.is_ascii_uppercase() || !declared.contains(&c) {
-                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
-                self.err(&letters.span.sub(i, 1), format!("`{c}` in the {what} is not a declared piece letter: expected upper-case letters from{list}"));
+        for &(i, c) in &ids {
+            if !id::is_id(c) || !declared.contains(&c) {
+                let at = text[..i].chars().count();
+                let len = if id::base(c).is_some() { 2 } else { 1 };
+                self.err(&letters.span.sub(at, len), format!("`{}` in the {what} is not a declared piece letter: expected upper-case letters from{list}", id::show(c)));
                 ok = false;
             }
         }
-        ok.then(|| letters.value.chars().collect())
+        ok.then(|| ids.into_iter().map(|(_, c)| c).collect())
     }
 
     /// `lion-trade LETTERS [over LETTERS]`: declared pieces.
@@ -657,7 +693,10 @@ impl Checker<'_> {
         for (l, mg, eg) in &e.material {
             let letter = l.value;
             if !declared.contains(&letter) {
-                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                let list: String = declared
+                    .iter()
+                    .map(|&c| format!(" {}", id::show(c)))
+                    .collect();
                 self.err(
                     &l.span,
                     format!("`{letter}` in `eval` is not a declared piece letter: expected upper-case letters from{list}"),
@@ -928,7 +967,10 @@ impl Checker<'_> {
                 self.err(&face.span, format!("die face {} is given twice (first at column {col}): expected each face once", face.value));
             }
             if !declared.contains(&letter.value) {
-                let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                let list: String = declared
+                    .iter()
+                    .map(|&c| format!(" {}", id::show(c)))
+                    .collect();
                 self.err(
                     &letter.span,
                     format!(
@@ -1396,7 +1438,7 @@ impl Checker<'_> {
             let mut points: Vec<(char, i32)> = Vec::new();
             for (l, n) in &c.points {
                 if !declared.contains(&l.value) {
-                    let list: String = declared.iter().map(|c| format!(" {c}")).collect();
+                    let list: String = declared.iter().map(|&c| format!(" {}", id::show(c))).collect();
                     self.err(
                         &l.span,
                         format!("`{}` in the counting is not a declared piece letter: expected upper-case letters from{list}", l.value),

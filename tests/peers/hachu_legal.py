@@ -27,6 +27,7 @@ import re
 import subprocess
 
 LOG = []
+PROMOTE = ''
 FILES = 'abcdefghijklmnop'
 
 
@@ -131,10 +132,21 @@ def name(sq):
     return '%s%d' % (FILES[sq[0]], sq[1] + 1)
 
 
-def candidates(board, white, files, ranks):
+def candidates(board, white, files, ranks, promote=''):
+    """With `promote` (`+`), every move of a piece not yet promoted is also offered with that
+    suffix, as XBoard sends a shogi promotion."""
     own = [sq for sq, p in board.items() if p[-1].isupper() == white]
     out = []
     for f0 in own:
+        first = len(out)
+        moves_of(board, white, files, ranks, f0, out)
+        if promote and not board[f0].startswith('+'):
+            out += [m + promote for m in out[first:]]
+    return out
+
+
+def moves_of(board, white, files, ranks, f0, out):
+    if True:
         pawn = board[f0][-1].upper() == 'P'
         for x in range(files):
             for y in range(ranks):
@@ -142,7 +154,7 @@ def candidates(board, white, files, ranks):
                 if t != f0 and t in board and board[t][-1].isupper() == white:
                     continue
                 last = y == (ranks - 1 if white else 0)
-                out.append(name(f0) + name(t) + ('q' if pawn and last else ''))
+                out.append(name(f0) + name(t) + ('q' if pawn and last and not PROMOTE else ''))
         # HaChu also takes a pawn's e.p. capture in two legs (`h5g5,g5g6`), the same move as
         # `h5g6`: pawns are offered the one-leg form only.
         steps = [] if pawn else [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
@@ -157,7 +169,6 @@ def candidates(board, white, files, ranks):
                 if t != f0 and t in board and board[t][-1].isupper() == white:
                     continue
                 out.append(name(f0) + name(e) + ',' + name(e) + name(t))
-    return out
 
 
 def lion_leap(board, move, lions):
@@ -169,7 +180,7 @@ def lion_leap(board, move, lions):
     if len(squares) != 2 or not lions:
         return False
     f, t = square(squares[0]), square(squares[1])
-    return (board.get(f, '?')[-1].upper() in lions and board.get(t, '?')[-1].upper() in lions
+    return (board.get(f, '?').upper() in lions and board.get(t, '?').upper() in lions
             and max(abs(f[0] - t[0]), abs(f[1] - t[1])) == 2)
 
 
@@ -211,8 +222,15 @@ def main():
     ap.add_argument('--ranks', type=int, default=8)
     ap.add_argument('--engine', default='/usr/games/hachu')
     ap.add_argument('--acedrex', default='target/release/acedrex')
-    ap.add_argument('--lions', default='', help='letters of the kinds under Lion-trading rules')
+    ap.add_argument('--lions', default='',
+                    help='ids of the pieces under Lion-trading rules: letters (`L`), or ids '
+                         'separated by commas (`N,+O`: a Lion and a promoted kirin)')
+    ap.add_argument('--promote', default='',
+                    help='also offer every move of an unpromoted piece with this suffix (`+`)')
     a = ap.parse_args()
+    global PROMOTE
+    PROMOTE = a.promote
+    lions = a.lions.split(',') if ',' in a.lions else list(a.lions)
     variant = a.acedrex_variant or a.variant
     rng = random.Random(a.seed)
     for _ in range(a.games):
@@ -224,8 +242,8 @@ def main():
             board, side = board_of(a.acedrex, variant, moves)
             white = side == 'w'
             legal = []
-            for m in candidates(board, white, a.files, a.ranks):
-                if lion_leap(board, m, a.lions) or castles_without_right(board, m, moves, a.files):
+            for m in candidates(board, white, a.files, a.ranks, a.promote):
+                if lion_leap(board, m, lions) or castles_without_right(board, m, moves, a.files):
                     continue
                 if not h.play(m):
                     continue

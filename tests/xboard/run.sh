@@ -11,13 +11,16 @@
 #   (d) fischerandom against Fairy-Stockfish, acedrex second, from openings/fischerandom.fen: XBoard
 #       referees Chess960 castling (sent and answered as O-O / O-O-O) and Shredder-FEN rights;
 #   (e) shogi against Fairy-Stockfish, acedrex second, from openings/shogi.fen: XBoard referees
-#       promotions (`h8c3+`, declined `d6d7=`), drops and the shogi rules itself.
+#       promotions (`h8c3+`, declined `d6d7=`), drops and the shogi rules itself;
+#   (f) one short Chu Shogi game against HaChu, HaChu first (acedrex Black), 40 moves a side: XBoard
+#       referees chu itself, with the Lion's two-leg moves (`h7i8,i8j7`) and `+` promotions.
 # Each must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
-# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c), (d), (e).
+# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c), (d), (e), (f).
 #
 # Environment: ACEDREX_BIN (default: target/release/acedrex, built if missing; target is
 # $CARGO_TARGET_DIR when set), GAMES (2 per match), TC (0:10+0.1), MAXMOVES (120),
-# OUT (target/xboard-runs), FAIRYMAX (/usr/games/fairymax), FSF (/usr/games/fairy-stockfish).
+# OUT (target/xboard-runs), FAIRYMAX (/usr/games/fairymax), FSF (/usr/games/fairy-stockfish),
+# HACHU (/usr/games/hachu).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,13 +33,15 @@ MAXMOVES=${MAXMOVES:-120}
 OUT=${OUT:-${CARGO_TARGET_DIR:-$ROOT/target}/xboard-runs}
 FAIRYMAX=${FAIRYMAX:-/usr/games/fairymax}
 FSF=${FSF:-/usr/games/fairy-stockfish}
+HACHU=${HACHU:-/usr/games/hachu}
 
 [ -x "$FAIRYMAX" ] || { echo "fairymax not found at $FAIRYMAX (apt-get install -y fairymax)" >&2; exit 2; }
 [ -x "$FSF" ] || { echo "fairy-stockfish not found at $FSF (apt-get install -y fairy-stockfish)" >&2; exit 2; }
+[ -x "$HACHU" ] || { echo "hachu not found at $HACHU (apt-get install -y hachu)" >&2; exit 2; }
 if [ ! -x "$BIN" ]; then
     (cd "$ROOT" && cargo build --release --quiet)
 fi
-rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom" "$OUT/shogi"
+rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom" "$OUT/shogi" "$OUT/chu"
 mkdir -p "$OUT"
 
 match() {  # match FIRST_CMD FIRST_NAME SECOND_CMD SECOND_NAME OUTDIR [RUNNER OPTIONS]
@@ -63,7 +68,10 @@ match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/fischerandom" --variant
 rc_e=0
 match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/shogi" --variant shogi \
     --openings "$ROOT/openings/shogi.fen" >"$OUT/shogi.log" 2>&1 || rc_e=$?
-echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d, $rc_e)"
+rc_f=0
+match "$HACHU" hachu "$BIN xboard" acedrex "$OUT/chu" --variant chu --games 1 --max-moves 40 \
+    --rule-moves 0 >"$OUT/chu.log" 2>&1 || rc_f=$?
+echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d, $rc_e, $rc_f)"
 
 ok=0
 echo "== (a) acedrex second, Fairy-Max's rules"
@@ -76,5 +84,7 @@ echo "== (d) fischerandom, acedrex second to Fairy-Stockfish, XBoard's rules"
 python3 "$HERE/check.py" "$OUT/fischerandom" second "$GAMES" || ok=1
 echo "== (e) shogi, acedrex second to Fairy-Stockfish, XBoard's rules (promotions, drops)"
 python3 "$HERE/check.py" "$OUT/shogi" second "$GAMES" || ok=1
-if [ "$ok" = 0 ]; then echo "xboard: 5 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
+echo "== (f) chu, acedrex second to HaChu, XBoard's rules (Lion moves, promotions)"
+python3 "$HERE/check.py" "$OUT/chu" second 1 || ok=1
+if [ "$ok" = 0 ]; then echo "xboard: 6 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
 exit "$ok"

@@ -23,6 +23,7 @@ const XBOARD_VARIANTS: &[&str] = &[
     "3check",
     "shatranj",
     "shogi",
+    "chu",
     "courier",
     "gothic",
     "capablanca",
