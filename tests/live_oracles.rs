@@ -85,6 +85,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "codrus",
     "shatar",
     "seirawan",
+    "shouse",
     "shako",
 ];
 

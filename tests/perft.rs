@@ -435,6 +435,11 @@ fn seirawan_matches_fairy_stockfish() {
 }
 
 #[test]
+fn shouse_matches_fairy_stockfish() {
+    run_suite("shouse", include_str!("perft/shouse.epd"));
+}
+
+#[test]
 fn shako_matches_fairy_stockfish() {
     run_suite("shako", include_str!("perft/shako.epd"));
 }

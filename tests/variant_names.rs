@@ -103,6 +103,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("janggimodern", &["janggimodern"]),
     ("janggicasual", &["janggicasual"]),
     ("seirawan", &["seirawan"]),
+    ("shouse", &["shouse"]),
     ("lion", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),

@@ -807,6 +807,14 @@ impl Position {
             self.board[m.from as usize] = king;
             return !attacked;
         }
+        // `gating ... pins-hold`: the gated piece does not take over a pin (Fairy-Stockfish).
+        if m.is_gating()
+            && m.kind() != MoveKind::Castle
+            && tables.hand.gate_pins_hold
+            && !self.leaves_royal_safe(m.without_gate())
+        {
+            return false;
+        }
         self.leaves_royal_safe(m)
     }
 

@@ -229,6 +229,8 @@ pub struct HandTables {
     pub gate: Vec<bool>,
     /// Some kind may enter by gating.
     pub gating: bool,
+    /// `pins-hold`: a gating move must be legal without its gated piece too.
+    pub gate_pins_hold: bool,
     /// Pieces in hand may be dropped.
     pub drops: bool,
     /// While a side holds pieces it must drop one if it can (`must-drop yes`).
@@ -284,6 +286,7 @@ impl HandTables {
             no_checks: h.drop_checks_forbidden,
             gate: per_kind(&h.gate),
             gating: !h.gate.is_empty(),
+            gate_pins_hold: h.gate_pins_hold,
             drops: h.drops,
             must_drop: h.must_drop,
             opposite_colours: per_kind(&h.opposite_colours),

@@ -146,6 +146,9 @@ pub struct HandRules {
     /// `gating`: kinds in hand that may enter on the square a never-moved piece of the side's
     /// first rank leaves (Seirawan); for castling, the royal's or the partner's square.
     pub gate: Vec<char>,
+    /// `gating ... pins-hold`: a pinned piece may not leave its pin's line by gating, though the
+    /// gated piece would block the pin.
+    pub gate_pins_hold: bool,
     /// Pieces in hand may be dropped (false with `gating` without `drops`: they enter only by
     /// gating).
     pub drops: bool,

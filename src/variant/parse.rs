@@ -127,7 +127,7 @@ fn usage(key: &str) -> &'static str {
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
         "lion-trade" => "`lion-trade LETTERS [over LETTERS]`, e.g. `lion-trade N over PI`",
-        "gating" => "`gating LETTERS [drops]`, e.g. `gating HE`",
+        "gating" => "`gating LETTERS [drops] [pins-hold]`, e.g. `gating HE`",
         "castling-partner" => "`castling-partner corner|any`",
         "start-shuffle" => {
             "`start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`, e.g. `start-shuffle BQNRK opposite-colours B between K R`"
@@ -610,20 +610,31 @@ impl FileParser {
                 });
             }
             "gating" => {
-                count(key, key_tok, args, 1, 2)?;
-                let drops = match args.get(1) {
-                    None => false,
-                    Some(t) if t.text == "drops" => true,
-                    Some(t) => {
+                count(key, key_tok, args, 1, 3)?;
+                let (mut drops, mut pins_hold) = (false, false);
+                for t in &args[1..] {
+                    let word = match &*t.text {
+                        "drops" => &mut drops,
+                        "pins-hold" => &mut pins_hold,
+                        _ => {
+                            return Err(t.span.error(format!(
+                                "`{}` after the gating kinds: expected `drops`, `pins-hold` or nothing, e.g. `gating HE drops`",
+                                t.text
+                            )));
+                        }
+                    };
+                    if *word {
                         return Err(t.span.error(format!(
-                            "`{}` after the gating kinds: expected `drops` or nothing, e.g. `gating HE drops`",
+                            "`{}` twice after the gating kinds: expected each word once",
                             t.text
                         )));
                     }
-                };
+                    *word = true;
+                }
                 s.gating = Some(crate::variant::spec::GatingSpec {
                     kinds: args[0].spanned(),
                     drops,
+                    pins_hold,
                 });
             }
             "castling-partner" => {

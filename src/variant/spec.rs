@@ -309,13 +309,16 @@ pub struct PiecePromotionSpec {
     pub flip: bool,
 }
 
-/// `gating LETTERS [drops]`: pieces in hand that enter where a never-moved first-rank piece leaves.
+/// `gating LETTERS [drops] [pins-hold]`: pieces in hand that enter where a never-moved first-rank piece leaves.
 #[derive(Clone, Debug)]
 pub struct GatingSpec {
     /// The kinds in hand that may enter by gating.
     pub kinds: Spanned<String>,
     /// `drops`: pieces in hand may also be dropped.
     pub drops: bool,
+    /// `pins-hold`: a pinned piece may not leave the line of its pin by gating, though the piece
+    /// gated in would block it (Fairy-Stockfish's reading).
+    pub pins_hold: bool,
 }
 
 /// `lion-trade LETTERS [over LETTERS]`: the kinds the trading rules protect, and the kinds whose

@@ -360,6 +360,7 @@ impl Checker<'_> {
             self.err(&d.span, "`drop-promoted yes` but no piece has a promoted form: expected `promotes LETTER` on some piece line");
         }
         let drops = spec.gating.as_ref().is_none_or(|g| g.drops);
+        let gate_pins_hold = spec.gating.as_ref().is_some_and(|g| g.pins_hold);
         (self.diags.len() == before).then(|| HandRules {
             hands,
             captures_to_hand,
@@ -370,6 +371,7 @@ impl Checker<'_> {
             drop_promoted,
             drop_checks_forbidden: spec.drop_checks.as_ref().is_some_and(|d| !d.value),
             gate,
+            gate_pins_hold,
             drops,
             must_drop: spec.must_drop.as_ref().is_some_and(|d| d.value),
             opposite_colours,

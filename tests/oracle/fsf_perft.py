@@ -29,7 +29,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
             'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
-            'seirawan']
+            'seirawan', 'shouse']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -60,6 +60,7 @@ LETTERS = {
     'modern': 'p pawn, n knight, b bishop, r rook, q queen, m archbishop (B+N), k king',
     'chancellor': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
     'seirawan': 'p pawn, n knight, b bishop, r rook, q queen, h hawk (B+N), e elephant (R+N), k king',
+    'shouse': 'p pawn, n knight, b bishop, r rook, q queen, h hawk (B+N), e elephant (R+N), k king',
     '3check': CHESS_LETTERS,
     '5check': CHESS_LETTERS,
     'kingofthehill': CHESS_LETTERS,
@@ -169,6 +170,10 @@ NOTES = {
                 'first-rank piece leaves ("b1c3h"), castling onto the king\'s square ("e1g1h") or the rook\'s '
                 '("h1e1h"); the rights field lists the gates by file after KQ ("KQABCDEFGH"); captures leave the '
                 'game; pawns promote to h and e too.',
+    'shouse': 'seirawan\'s gating ("b1c3h", "e1g1h", "h1e1h", gates by file in the rights field) with '
+              'crazyhouse\'s hands: captures go to the capturer\'s hand (a promoted pawn "H~" as a pawn), and '
+              'any piece in hand, hawk and elephant too, may be dropped ("H@e4") on an empty square, pawns on '
+              'ranks 2..7 only.',
     'crazyhouse': 'captured pieces go to the capturer\'s hand (holdings "[...]" after the placement); drops "P@e4" '
                   'on empty squares, pawns on ranks 2..7 only; a promoted pawn ("Q~") returns to hand as a pawn.',
     'loop': 'crazyhouse, but a captured promoted piece returns to hand as what it is.',
@@ -302,6 +307,18 @@ RULES = {
     # acedrex: tests/fairymax_games.rs.)
     'seirawan': ['r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w KQAEHkqaeh - 0 1',
                  'rnbqkbnr/pppppppp/2N5/8/8/8/PPPPPPPP/R1BQKBNR[EHeh] w KQACDEFGHkqabcdefgh - 0 1'],
+    # Gating and drops together: castling that gates while captured pieces wait in hand, a gate
+    # square that a drop could fill, a captured hawk gated back in, a promoted hawk (`H~`) taken;
+    # any kind in hand but the pawn gates (a pawn may not be dropped on the first rank).
+    'shouse': ['r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHNPeh] w KQAEHkqaeh - 0 1',
+               'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[EHPeh] b KQABCDFGkqabcdfgh - 0 1',
+               'r1bqkbnr/pppppppp/2n5/8/8/8/PPPPPPPP/RNBQKBNR[EHHeh] w KQABCDEFGHkqbcdefgh - 0 1',
+               '2r1k3/8/8/2H~5/8/8/8/4K2R[Ee] b K - 0 1',
+               '4k3/1P6/8/8/8/8/5p2/4K1R1[Nhe] w - - 0 1',
+               # A first-rank piece pinned along its rank: Fairy-Stockfish lets the gated piece take
+               # over no pin (acedrex's `gating ... pins-hold`); a pin on a diagonal, and a drop that pins.
+               'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBeR[EHPh] w KQABCDEFHkqabcdefgh - 1 2',
+               '4k3/8/8/b7/8/8/8/4KN1R[Hq] w KEFH - 0 1'],
     # A promoted queen (`Q~`) to be taken: crazyhouse hands it back as a pawn, loop as a queen.
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
