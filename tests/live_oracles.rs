@@ -48,6 +48,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "capahouse",
     "pocketknight",
     "bughouse",
+    "koedem",
     "xiangqi",
     "minixiangqi",
     "manchu",
@@ -99,6 +100,10 @@ const HAND_STARTS: &[(&str, &str)] = &[
     (
         "bughouse",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
+    ),
+    (
+        "koedem",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[KQRBNPkqrbnp] w KQkq - 0 1",
     ),
 ];
 

@@ -435,6 +435,11 @@ fn seirawan_matches_fairy_stockfish() {
 }
 
 #[test]
+fn koedem_matches_fairy_stockfish() {
+    run_suite("koedem", include_str!("perft/koedem.epd"));
+}
+
+#[test]
 fn shouse_matches_fairy_stockfish() {
     run_suite("shouse", include_str!("perft/shouse.epd"));
 }

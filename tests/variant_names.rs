@@ -104,6 +104,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("janggicasual", &["janggicasual"]),
     ("seirawan", &["seirawan"]),
     ("shouse", &["shouse"]),
+    ("koedem", &["koedem"]),
     ("lion", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),

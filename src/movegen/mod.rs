@@ -269,17 +269,22 @@ impl Position {
     /// it), so with one at hand nothing else is. (Else `is_legal` sorts it out.)
     fn must_drop_first(&self) -> bool {
         let t = &self.game().tables;
-        t.hand.must_drop
-            && !t.hand.no_checks
-            && self.hand[self.side.index()].iter().any(|&n| n > 0)
-            && !self.in_check()
+        t.hand.must_drop && !t.hand.no_checks && self.must_drop_held() && !self.in_check()
+    }
+
+    /// `must-drop`: the side to move holds a piece of a kind the rule is about.
+    fn must_drop_held(&self) -> bool {
+        let t = &self.game().tables;
+        self.hand[self.side.index()]
+            .iter()
+            .zip(&t.hand.must_drop_kind)
+            .any(|(&n, &k)| n > 0 && k)
     }
 
     /// `must-drop`: whether the side to move holds a piece and has a legal drop, so that no
     /// other move is legal.
     fn must_drop_now(&mut self) -> bool {
-        let side = self.side.index();
-        if self.hand[side].iter().all(|&n| n == 0) {
+        if !self.must_drop_held() {
             return false;
         }
         let mut drops = Vec::new();

@@ -164,6 +164,8 @@ pub struct Tables {
     pub rule_ends: bool,
     pub extinct_kinds: Vec<Kind>,
     pub extinct_at_most: u16,
+    /// `opponent-at-least`: extinction strikes only while the opponent has this many of the kind.
+    pub extinct_opponent: u16,
     /// Extinction counts the whole army (`extinction all`).
     pub extinct_all: bool,
     /// The extinct side wins (the anti-chess family) instead of losing.
@@ -235,6 +237,9 @@ pub struct HandTables {
     pub drops: bool,
     /// While a side holds pieces it must drop one if it can (`must-drop yes`).
     pub must_drop: bool,
+    /// Per kind: a piece of it in hand brings `must-drop` into force (every kind without
+    /// `must-drop LETTERS`).
+    pub must_drop_kind: Vec<bool>,
     /// Per kind: dropped on both square colours (`drop-opposite-colours`).
     pub opposite_colours: Vec<bool>,
     /// `drop-castling`: per side, the cell where a dropped castling piece stands unmoved (0: none).
@@ -289,6 +294,11 @@ impl HandTables {
             gate_pins_hold: h.gate_pins_hold,
             drops: h.drops,
             must_drop: h.must_drop,
+            must_drop_kind: if h.must_drop_kinds.is_empty() {
+                vec![true; kinds]
+            } else {
+                per_kind(&h.must_drop_kinds)
+            },
             opposite_colours: per_kind(&h.opposite_colours),
             castle_home: h.drop_castling.as_ref().map_or([0, 0], |&((f, r), _)| {
                 [cell(f, r), cell(f, v.ranks - 1 - r)]
@@ -419,9 +429,9 @@ impl Tables {
             && start_royals(Side::Black) == 1
             && !promotes_to_royal;
         let end = &v.end;
-        let (extinct_kinds, extinct_at_most) = match &end.extinction {
-            Some(e) => (kinds(&e.kinds), e.at_most),
-            None => (Vec::new(), 0),
+        let (extinct_kinds, extinct_at_most, extinct_opponent) = match &end.extinction {
+            Some(e) => (kinds(&e.kinds), e.at_most, e.opponent_at_least),
+            None => (Vec::new(), 0, 0),
         };
         let mut goal_kind = vec![false; pieces.len()];
         let mut goal_cells = [vec![false; CELLS], vec![false; CELLS]];
@@ -518,6 +528,7 @@ impl Tables {
             rule_ends,
             extinct_kinds,
             extinct_at_most,
+            extinct_opponent,
             extinct_all: end.extinction.as_ref().is_some_and(|e| e.all),
             extinct_wins: end
                 .extinction

@@ -270,6 +270,11 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         piece_promotion: child.piece_promotion.or(parent.piece_promotion),
         drop_promoted: child.drop_promoted.or(parent.drop_promoted),
         drop_checks: child.drop_checks.or(parent.drop_checks),
+        must_drop_kinds: if child.must_drop.is_some() {
+            child.must_drop_kinds
+        } else {
+            parent.must_drop_kinds
+        },
         must_drop: child.must_drop.or(parent.must_drop),
         drop_opposite_colours: child.drop_opposite_colours.or(parent.drop_opposite_colours),
         drop_castling: child.drop_castling.or(parent.drop_castling),

@@ -154,6 +154,9 @@ pub struct HandRules {
     pub drops: bool,
     /// While a side holds pieces it must drop one if it can (`must-drop yes`, placement chess).
     pub must_drop: bool,
+    /// `must-drop LETTERS`: the rule holds only while the side holds a piece of these kinds (then
+    /// any drop will do; empty: every kind).
+    pub must_drop_kinds: Vec<char>,
     /// Kinds whose pieces are dropped on both square colours (`drop-opposite-colours`).
     pub opposite_colours: Vec<char>,
     /// `drop-castling`: White's square (file, rank from 0) where a dropped castling piece stands
@@ -392,6 +395,9 @@ pub struct Extinction {
     /// Piece letters; a side loses when it has `at_most` or fewer of any one of them.
     pub kinds: Vec<char>,
     pub at_most: u16,
+    /// `opponent-at-least M`: and only while the opponent has at least `M` of that kind (koedem:
+    /// a side without kings loses once the opponent holds both).
+    pub opponent_at_least: u16,
     /// `all`: the count is of the side's whole army, whatever the kinds (then `kinds` is empty).
     pub all: bool,
     /// The result for the extinct side: `Loss`, or `Win` in the anti-chess family.

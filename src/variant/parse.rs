@@ -96,7 +96,7 @@ fn usage(key: &str) -> &'static str {
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
         "royal-loss" => "`royal-loss any|last|duple`",
-        "extinction" => "`extinction LETTERS|all [at-most N]`",
+        "extinction" => "`extinction LETTERS|all [at-most N] [opponent-at-least M]`",
         "goal" => {
             "`goal LETTERS SQUARES... [reply] [mirrored]`, squares as `d4` or rectangles `a8-h8`"
         }
@@ -118,7 +118,7 @@ fn usage(key: &str) -> &'static str {
         }
         "drop-promoted" => "`drop-promoted yes|no`",
         "drop-checks" => "`drop-checks allowed|forbidden`",
-        "must-drop" => "`must-drop yes|no`",
+        "must-drop" => "`must-drop yes|no|LETTERS`",
         "drop-opposite-colours" => {
             "`drop-opposite-colours LETTERS`, e.g. `drop-opposite-colours B`"
         }
@@ -388,34 +388,49 @@ impl FileParser {
                 s.royal_loss = Some(keyword(&args[0], "royal-loss rule", &options)?);
             }
             "extinction" => {
-                count(key, key_tok, args, 1, 3)?;
-                let at_most = match &args[1..] {
-                    [] => None,
-                    [w, n] if w.text == "at-most" => {
-                        let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
-                        let Ok((_, v)) = res else {
-                            return Err(n.span.error(format!(
-                                "`{}` is not a count: expected {}",
-                                n.text,
+                count(key, key_tok, args, 1, 5)?;
+                // `at-most N` and `opponent-at-least M`, in either order, each once.
+                let (mut at_most, mut opponent_at_least) = (None, None);
+                let mut rest = &args[1..];
+                while let [w, tail @ ..] = rest {
+                    let slot = match &*w.text {
+                        "at-most" if at_most.is_none() => &mut at_most,
+                        "opponent-at-least" if opponent_at_least.is_none() => {
+                            &mut opponent_at_least
+                        }
+                        _ => {
+                            return Err(w.span.error(format!(
+                                "unexpected `{}` in `extinction`: expected {}",
+                                w.text,
                                 usage(key)
                             )));
-                        };
-                        Some(Spanned {
-                            value: v,
-                            span: n.span.clone(),
-                        })
-                    }
-                    [w, ..] => {
+                        }
+                    };
+                    let Some(n) = tail.first() else {
                         return Err(w.span.error(format!(
-                            "unexpected `{}` in `extinction`: expected {}",
+                            "`{}` without a count: expected {}",
                             w.text,
                             usage(key)
                         )));
-                    }
-                };
+                    };
+                    let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
+                    let Ok((_, v)) = res else {
+                        return Err(n.span.error(format!(
+                            "`{}` is not a count: expected {}",
+                            n.text,
+                            usage(key)
+                        )));
+                    };
+                    *slot = Some(Spanned {
+                        value: v,
+                        span: n.span.clone(),
+                    });
+                    rest = &tail[1..];
+                }
                 s.extinction = Some(ExtinctionSpec {
                     letters: args[0].spanned(),
                     at_most,
+                    opponent_at_least,
                 });
             }
             "goal" => {
@@ -655,8 +670,19 @@ impl FileParser {
             }
             "must-drop" => {
                 count(key, key_tok, args, 1, 1)?;
-                let options = [("yes", true), ("no", false)];
-                s.must_drop = Some(keyword(&args[0], "must-drop rule", &options)?);
+                let t = &args[0];
+                if !t.text.is_empty() && t.text.chars().all(|c| c.is_ascii_uppercase()) {
+                    // `must-drop LETTERS`: only while holding one of these kinds, only these.
+                    s.must_drop = Some(Spanned {
+                        value: true,
+                        span: t.span.clone(),
+                    });
+                    s.must_drop_kinds = Some(t.spanned());
+                } else {
+                    let options = [("yes", true), ("no", false)];
+                    s.must_drop = Some(keyword(t, "must-drop rule (or piece letters)", &options)?);
+                    s.must_drop_kinds = None;
+                }
             }
             "drop-opposite-colours" => {
                 count(key, key_tok, args, 1, 1)?;

@@ -54,8 +54,10 @@ pub struct VariantSpec {
     pub drop_promoted: Option<Spanned<bool>>,
     /// `drop-checks allowed|forbidden`: `Some(false)` is `forbidden`.
     pub drop_checks: Option<Spanned<bool>>,
-    /// `must-drop yes|no`.
+    /// `must-drop yes|no|LETTERS`.
     pub must_drop: Option<Spanned<bool>>,
+    /// `must-drop LETTERS`: the kinds the rule is about (none: every kind).
+    pub must_drop_kinds: Option<Spanned<String>>,
     /// `drop-opposite-colours LETTERS`.
     pub drop_opposite_colours: Option<Spanned<String>>,
     /// `drop-castling SQUARE LETTERS`.
@@ -132,6 +134,7 @@ impl VariantSpec {
             drop_promoted: None,
             drop_checks: None,
             must_drop: None,
+            must_drop_kinds: None,
             drop_opposite_colours: None,
             drop_castling: None,
             immobile_forbidden: None,
@@ -255,6 +258,7 @@ pub struct DiceSpec {
 pub struct ExtinctionSpec {
     pub letters: Spanned<String>,
     pub at_most: Option<Spanned<u32>>,
+    pub opponent_at_least: Option<Spanned<u32>>,
 }
 
 /// `start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`.

@@ -338,6 +338,7 @@ impl Checker<'_> {
             .map(|g| drop_letters(&Some(g.kinds.clone()), "gating"))
             .unwrap_or_default();
         let opposite_colours = drop_letters(&spec.drop_opposite_colours, "drop-opposite-colours");
+        let must_drop_kinds = drop_letters(&spec.must_drop_kinds, "must-drop");
         let drop_castling = self.drop_castling(board, declared, hands);
         let mut needs_hands = |key: &Option<Spanned<bool>>, name: &str| {
             if let Some(k) = key
@@ -374,6 +375,7 @@ impl Checker<'_> {
             gate_pins_hold,
             drops,
             must_drop: spec.must_drop.as_ref().is_some_and(|d| d.value),
+            must_drop_kinds,
             opposite_colours,
             drop_castling: drop_castling.flatten(),
         })
@@ -888,9 +890,25 @@ impl Checker<'_> {
                 None
             }
         };
+        let opponent_at_least = match &e.opponent_at_least {
+            None => Some(0),
+            Some(n) if n.value <= u32::from(u16::MAX) => Some(n.value as u16),
+            Some(n) => {
+                self.err(
+                    &n.span,
+                    format!(
+                        "`opponent-at-least {}`: expected 0 to {}",
+                        n.value,
+                        u16::MAX
+                    ),
+                );
+                None
+            }
+        };
         Some(Some(Extinction {
             kinds: kinds?,
             at_most: at_most?,
+            opponent_at_least: opponent_at_least?,
             all,
             extinct: self
                 .spec

@@ -29,7 +29,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
             'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
-            'seirawan', 'shouse']
+            'seirawan', 'shouse', 'koedem']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -89,6 +89,7 @@ LETTERS = {
     'capahouse': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'pocketknight': CHESS_LETTERS,
     'bughouse': CHESS_LETTERS,
+    'koedem': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (the king, not royal)',
     'xiangqi': 'r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
                'k general (wazir), c cannon (mRcpR), p soldier',
     'minixiangqi': 'r rook (chariot), n horse (lame knight), k general (wazir), c cannon (mRcpR), p soldier',
@@ -186,6 +187,10 @@ NOTES = {
     'pocketknight': 'chess, each side with a knight in hand at the start; captures leave the game.',
     'bughouse': 'one board of bughouse: captures leave the game (for the partner\'s board); the hand comes from the '
                 'position; drops as in crazyhouse.',
+    'koedem': 'bughouse (captures leave the game, the hand comes from the position) with a king that is no '
+              'royal: it may be taken (and castles over attacked squares); while a side holds a king it must drop '
+              '("K@e4"; any piece it holds will do) rather than move; a side with no king on the '
+              'board or in hand while the opponent owns two has lost (no moves).',
     'xiangqi': 'ranks 1..10 (moves such as b3b10); general and advisors confined to the palace d1-f3 / d8-f10, '
                'elephants to their own half; soldiers step sideways from rank 6 on (black: rank 5 down); '
                'generals may not face each other on an open file; no promotion; stalemate: no moves.',
@@ -323,6 +328,13 @@ RULES = {
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'capahouse': ['2r1k5/10/10/2Q~7/10/10/10/5K4[] b - - 0 1'],
+    # Koedem: a king in hand dropped first (other pieces in hand wait), a side without its king, the
+    # king taken while the taker holds the other (the game ends), and while it does not (play goes on),
+    # castling through attacked squares, a side that has lost both kings.
+    'koedem': ['4k3/8/8/8/8/8/8/4K3[KQRq] w - - 0 1', '4k3/8/8/8/8/8/PPP5/8[KQ] w - - 0 1',
+               '4k3/8/8/8/8/8/3q4/4K3[] b - - 0 1', '4k3/8/8/8/8/8/3q4/4K3[k] b - - 0 1',
+               'r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1', '4k3/8/8/8/8/8/PPP5/8[k] w - - 0 1',
+               'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR[Kk] b kq - 0 1'],
     # Bughouse hands come from the partner's board, not from captures: positions with holdings.
     'bughouse': ['r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNPbp] w KQkq - 2 3',
                  'r3k2r/ppp2ppp/8/3pp3/8/8/PPPPPPPP/R3K2R[RBNPPqr] b KQkq - 0 8',
@@ -414,6 +426,7 @@ SHUFFLED = {'fischerandom': ('RNBQKBNR', [], 4), 'caparandom': ('RNABQKBCNR', ['
 # Variants whose hands come from the partner's board: their walks from the start never fill a hand,
 # so a few more walks start from full holdings.
 HAND_STARTS = {
+    'koedem': 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[KQRBNPkqrbnp] w KQkq - 0 1',
     'supply': 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPrnbacp] w - - 0 1',
 }
 HAND_WALKS = 3
