@@ -49,6 +49,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "pocketknight",
     "bughouse",
     "koedem",
+    "sittuyin",
     "xiangqi",
     "minixiangqi",
     "manchu",

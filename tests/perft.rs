@@ -435,6 +435,11 @@ fn seirawan_matches_fairy_stockfish() {
 }
 
 #[test]
+fn sittuyin_matches_fairy_stockfish() {
+    run_suite("sittuyin", include_str!("perft/sittuyin.epd"));
+}
+
+#[test]
 fn koedem_matches_fairy_stockfish() {
     run_suite("koedem", include_str!("perft/koedem.epd"));
 }

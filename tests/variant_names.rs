@@ -105,6 +105,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("seirawan", &["seirawan"]),
     ("shouse", &["shouse"]),
     ("koedem", &["koedem"]),
+    ("sittuyin", &["sittuyin"]),
     ("lion", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),

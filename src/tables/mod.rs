@@ -149,6 +149,8 @@ pub struct Tables {
     pub royal_takes_checker: bool,
     /// Per kind: its unmoved back-rank pieces are named by file in the rights field.
     pub rights_by_file: Vec<bool>,
+    /// `promotion-move`: pawns that promote by a move of their own.
+    pub promotion_move: Option<Box<PromotionMoveTables>>,
     pub flat_attacks: FlatAttacks,
     /// One royal kind, one royal piece per side in every reachable position: the royal's cell is
     /// tracked and the fast legality paths apply. Otherwise royal pieces are found by kind.
@@ -246,6 +248,23 @@ pub struct HandTables {
     pub castle_home: [u16; 2],
 }
 
+/// `promotion-move`, compiled.
+#[derive(Debug, Clone)]
+pub struct PromotionMoveTables {
+    /// Per kind: it may promote so.
+    pub kinds: Vec<bool>,
+    /// The kind it becomes.
+    pub to: Kind,
+    /// Per side, per cell: where it may (`None`: anywhere).
+    pub cells: Option<[Vec<bool>; 2]>,
+    /// Anywhere while it is its side's only piece of the promoting kinds.
+    pub last_anywhere: bool,
+    /// Only while its side has fewer of `to` on the board (0: no limit).
+    pub limit: u16,
+    /// Such a move may neither give check nor leave the new piece attacking an enemy piece.
+    pub no_attack: bool,
+}
+
 impl HandTables {
     fn build(v: &Variant, pieces: &[PieceTables]) -> HandTables {
         let h = &v.hand;
@@ -255,7 +274,7 @@ impl HandTables {
         let kinds = pieces.len();
         let all = (1u32 << v.ranks) - 1;
         let mut drop_ranks = [vec![all; kinds], vec![all; kinds]];
-        if let Some((letters, first, last)) = &h.drop_ranks {
+        for (letters, first, last) in &h.drop_ranks {
             for &c in letters {
                 let Some(k) = v.piece_index(c) else { continue };
                 for side in Side::BOTH {
@@ -520,6 +539,34 @@ impl Tables {
                 .iter()
                 .map(|p| v.rights_by_file.contains(&p.letter))
                 .collect(),
+            promotion_move: v.promotion_move.as_ref().map(|pm| {
+                let cells = pm.region.map(|i| {
+                    let region = &v.regions.regions[i];
+                    let mut cells = [vec![false; CELLS], vec![false; CELLS]];
+                    for side in Side::BOTH {
+                        for f in 0..v.files {
+                            for r in 0..v.ranks {
+                                if region.contains(side, (f, r), v.ranks) {
+                                    cells[side.index()][cell(f, r) as usize] = true;
+                                }
+                            }
+                        }
+                    }
+                    cells
+                });
+                Box::new(PromotionMoveTables {
+                    kinds: v
+                        .pieces
+                        .iter()
+                        .map(|p| pm.kinds.contains(&p.letter))
+                        .collect(),
+                    to: Kind(v.piece_index(pm.to).expect("validated") as u8),
+                    cells,
+                    last_anywhere: pm.last_anywhere,
+                    limit: pm.limit,
+                    no_attack: pm.no_attack,
+                })
+            }),
             classic,
             royal_loss: end.royal_loss,
             royal_kinds,

@@ -283,6 +283,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         lion_trade: child.lion_trade.or(parent.lion_trade),
         rights_by_file: child.rights_by_file.or(parent.rights_by_file),
+        promotion_move: child.promotion_move.or(parent.promotion_move),
         royal_takes_checker: child.royal_takes_checker.or(parent.royal_takes_checker),
         gating: child.gating.or(parent.gating),
         castling_any: child.castling_any.or(parent.castling_any),

@@ -45,6 +45,25 @@ pub struct Variant {
     pub rights_by_file: Vec<char>,
     /// Evaluation parameters (`eval`); the default derives everything from the rules.
     pub eval: EvalWeights,
+    /// `promotion-move`: pawns that promote by a move of their own (sittuyin's).
+    pub promotion_move: Option<PromotionMove>,
+}
+
+/// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`: instead of
+/// moving, a piece of these kinds may become an `to`, staying on its square or making one of the
+/// new kind's moves to an empty square (sittuyin's pawn becoming a general).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromotionMove {
+    pub kinds: Vec<char>,
+    pub to: char,
+    /// Index in `regions.regions`: only from its side's copy of this region.
+    pub region: Option<usize>,
+    /// Anywhere all the same while it is its side's only piece of these kinds.
+    pub last_anywhere: bool,
+    /// Only while its side has fewer than this many of `to` on the board (0: no limit).
+    pub limit: u16,
+    /// Such a move may neither give check nor leave the new piece attacking an enemy piece.
+    pub no_attack: bool,
 }
 
 /// The generic terms `eval TERM=PERCENT` scales, in the order [`EvalWeights::terms`] keeps them.
@@ -134,7 +153,7 @@ pub struct HandRules {
     pub demote: bool,
     /// Kinds that may be dropped only on some ranks: (letters, first, last), ranks from 1
     /// counted from the dropping side's own edge.
-    pub drop_ranks: Option<(Vec<char>, u8, u8)>,
+    pub drop_ranks: Vec<(Vec<char>, u8, u8)>,
     /// Kinds that may not be dropped on a file holding an own piece of the kind (shogi's nifu).
     pub one_per_file: Vec<char>,
     /// Kinds whose drop may not checkmate (shogi's pawn).

@@ -67,6 +67,7 @@ pub const KEYS: &[&str] = &[
     "royal-in-check",
     "eval",
     "castling-rook",
+    "promotion-move",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -105,7 +106,7 @@ fn usage(key: &str) -> &'static str {
         "captures" => "`captures to-hand|removed`",
         "promoted-captures" => "`promoted-captures demote|keep`",
         "drop-ranks" => {
-            "`drop-ranks LETTERS FIRST-LAST`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
+            "`drop-ranks LETTERS FIRST-LAST [LETTERS FIRST-LAST]...`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
         }
         "checkmate" => "`checkmate checkmated-loses|checkmated-wins`",
         "must-capture" => "`must-capture yes|no`",
@@ -141,6 +142,9 @@ fn usage(key: &str) -> &'static str {
             "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion, e.g. `eval N=310/290 mobility=120`"
         }
         "castling-rook" => "`castling-rook LETTER`, e.g. `castling-rook R`",
+        "promotion-move" => {
+            "`promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`, e.g. `promotion-move P to F on diagonals last-anywhere limit 1 no-attack`"
+        }
         _ => "a known key",
     }
 }
@@ -480,30 +484,43 @@ impl FileParser {
                 s.demote = Some(keyword(&args[0], "promoted-captures rule", &options)?);
             }
             "drop-ranks" => {
-                count(key, key_tok, args, 2, 2)?;
-                let r = &args[1];
-                let res: IResult<&str, (u32, u32)> =
-                    all_consuming(separated_pair(digits, char('-'), digits)).parse(r.text);
-                let Ok((_, (first, last))) = res else {
-                    return Err(r.span.error(format!(
-                        "`{}` is not a rank range: expected {}",
-                        r.text,
+                // `LETTERS FIRST-LAST`, one group or more (`KFSN 1-3 R 1-1`).
+                count(key, key_tok, args, 2, usize::MAX)?;
+                if args.len() % 2 != 0 {
+                    let last = &args[args.len() - 1];
+                    return Err(last.span.error(format!(
+                        "`{}` has no rank range after it: expected {}",
+                        last.text,
                         usage(key)
                     )));
-                };
-                let dash = r.text.find('-').unwrap_or(0);
-                s.drop_ranks = Some(DropRanksSpec {
-                    letters: args[0].spanned(),
-                    first: Spanned {
-                        value: first,
-                        span: r.span.sub(0, dash),
-                    },
-                    last: Spanned {
-                        value: last,
-                        span: r.span.sub(dash + 1, r.text.len() - dash - 1),
-                    },
-                    range: r.span.clone(),
-                });
+                }
+                let mut groups = Vec::new();
+                for pair in args.chunks(2) {
+                    let r = &pair[1];
+                    let res: IResult<&str, (u32, u32)> =
+                        all_consuming(separated_pair(digits, char('-'), digits)).parse(r.text);
+                    let Ok((_, (first, last))) = res else {
+                        return Err(r.span.error(format!(
+                            "`{}` is not a rank range: expected {}",
+                            r.text,
+                            usage(key)
+                        )));
+                    };
+                    let dash = r.text.find('-').unwrap_or(0);
+                    groups.push(DropRanksSpec {
+                        letters: pair[0].spanned(),
+                        first: Spanned {
+                            value: first,
+                            span: r.span.sub(0, dash),
+                        },
+                        last: Spanned {
+                            value: last,
+                            span: r.span.sub(dash + 1, r.text.len() - dash - 1),
+                        },
+                        range: r.span.clone(),
+                    });
+                }
+                s.drop_ranks = Some(groups);
             }
             "checkmate" => {
                 count(key, key_tok, args, 1, 1)?;
@@ -593,6 +610,71 @@ impl FileParser {
             "rights-by-file" => {
                 count(key, key_tok, args, 1, 1)?;
                 s.rights_by_file = Some(args[0].spanned());
+            }
+            "promotion-move" => {
+                count(key, key_tok, args, 3, 9)?;
+                if args[1].text != "to" {
+                    return Err(args[1].span.error(format!(
+                        "`{}` after the promoting kinds: expected `to`, as in {}",
+                        args[1].text,
+                        usage(key)
+                    )));
+                }
+                let mut pm = crate::variant::spec::PromotionMoveSpec {
+                    kinds: args[0].spanned(),
+                    to: args[2].spanned(),
+                    region: None,
+                    last_anywhere: false,
+                    limit: None,
+                    no_attack: false,
+                };
+                let mut rest = &args[3..];
+                while let [w, tail @ ..] = rest {
+                    rest = tail;
+                    match &*w.text {
+                        "on" if pm.region.is_none() => {
+                            let Some(r) = tail.first() else {
+                                return Err(w.span.error(format!(
+                                    "`on` without a region name: expected {}",
+                                    usage(key)
+                                )));
+                            };
+                            pm.region = Some(r.spanned());
+                            rest = &tail[1..];
+                        }
+                        "limit" if pm.limit.is_none() => {
+                            let Some(n) = tail.first() else {
+                                return Err(w.span.error(format!(
+                                    "`limit` without a count: expected {}",
+                                    usage(key)
+                                )));
+                            };
+                            let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
+                            let Ok((_, v)) = res else {
+                                return Err(n.span.error(format!(
+                                    "`{}` is not a count: expected {}",
+                                    n.text,
+                                    usage(key)
+                                )));
+                            };
+                            pm.limit = Some(Spanned {
+                                value: v,
+                                span: n.span.clone(),
+                            });
+                            rest = &tail[1..];
+                        }
+                        "last-anywhere" if !pm.last_anywhere => pm.last_anywhere = true,
+                        "no-attack" if !pm.no_attack => pm.no_attack = true,
+                        _ => {
+                            return Err(w.span.error(format!(
+                                "unexpected `{}` in `promotion-move`: expected {} (each word once)",
+                                w.text,
+                                usage(key)
+                            )));
+                        }
+                    }
+                }
+                s.promotion_move = Some(pm);
             }
             "royal-in-check" => {
                 count(key, key_tok, args, 1, 1)?;

@@ -44,7 +44,7 @@ pub struct VariantSpec {
     pub captures_to_hand: Option<Spanned<bool>>,
     /// `promoted-captures demote|keep`.
     pub demote: Option<Spanned<bool>>,
-    pub drop_ranks: Option<DropRanksSpec>,
+    pub drop_ranks: Option<Vec<DropRanksSpec>>,
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
@@ -72,6 +72,8 @@ pub struct VariantSpec {
     pub lion_trade: Option<LionTradeSpec>,
     /// `rights-by-file LETTERS`.
     pub rights_by_file: Option<Spanned<String>>,
+    /// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`.
+    pub promotion_move: Option<PromotionMoveSpec>,
     /// `royal-in-check moves|takes-checker`: `Some(true)` is `takes-checker`.
     pub royal_takes_checker: Option<Spanned<bool>>,
     /// `gating LETTERS [drops]`.
@@ -142,6 +144,7 @@ impl VariantSpec {
             drop_no_mate: None,
             lion_trade: None,
             rights_by_file: None,
+            promotion_move: None,
             royal_takes_checker: None,
             gating: None,
             castling_any: None,
@@ -311,6 +314,17 @@ pub struct PiecePromotionSpec {
     pub forced: bool,
     pub on_capture: bool,
     pub flip: bool,
+}
+
+/// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`.
+#[derive(Clone, Debug)]
+pub struct PromotionMoveSpec {
+    pub kinds: Spanned<String>,
+    pub to: Spanned<String>,
+    pub region: Option<Spanned<String>>,
+    pub last_anywhere: bool,
+    pub limit: Option<Spanned<u32>>,
+    pub no_attack: bool,
 }
 
 /// `gating LETTERS [drops] [pins-hold]`: pieces in hand that enter where a never-moved first-rank piece leaves.

@@ -122,6 +122,7 @@ impl Checker<'_> {
                 .map(|v| v.first().copied()),
             None => Some(None),
         };
+        let promotion_move = self.promotion_move(&declared);
         let rights_by_file = match &spec.rights_by_file {
             Some(l) => self.letters(l, &declared, "rights-by-file pieces"),
             None => Some(Vec::new()),
@@ -197,6 +198,7 @@ impl Checker<'_> {
             immobile_forbidden: spec.immobile_forbidden.as_ref().is_some_and(|i| i.value),
             rights_by_file: rights_by_file?,
             eval: eval?,
+            promotion_move: promotion_move?,
         })
     }
 
@@ -275,8 +277,8 @@ impl Checker<'_> {
                 "`promoted-captures` without `captures to-hand`: expected `captures to-hand` for captured pieces to reach a hand",
             );
         }
-        let mut drop_ranks = None;
-        if let Some(d) = &spec.drop_ranks {
+        let mut drop_ranks = Vec::new();
+        for d in spec.drop_ranks.iter().flatten() {
             if !hands {
                 self.err(
                     &d.letters.span,
@@ -305,7 +307,7 @@ impl Checker<'_> {
                     ),
                 );
             }
-            drop_ranks = letters.map(|l| (l, d.first.value as u8, d.last.value as u8));
+            drop_ranks.extend(letters.map(|l| (l, d.first.value as u8, d.last.value as u8)));
         }
         if let Some(s) = start
             && !captures_to_hand
@@ -866,6 +868,64 @@ impl Checker<'_> {
             .collect();
         let no_move = d.no_move.as_ref().map_or(DiceNoMove::Reroll, |n| n.value);
         Some(Some(Dice { faces, no_move }))
+    }
+
+    /// `promotion-move`: declared kinds, one declared target, a declared region, a limit in range.
+    fn promotion_move(
+        &mut self,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<crate::variant::model::PromotionMove>> {
+        let Some(p) = &self.spec.promotion_move else {
+            return Some(None);
+        };
+        let before = self.diags.len();
+        let kinds = self.letters(&p.kinds, declared, "promotion-move kinds");
+        let to = self.letters(&p.to, declared, "promotion-move target");
+        if to.as_ref().is_some_and(|t| t.len() != 1) {
+            self.err(
+                &p.to.span,
+                "more than one target kind: expected one piece letter after `to`",
+            );
+        }
+        let region = match &p.region {
+            None => None,
+            Some(r) => {
+                let at = self
+                    .spec
+                    .regions
+                    .iter()
+                    .position(|g| g.name.value == r.value);
+                if at.is_none() {
+                    self.err(
+                        &r.span,
+                        format!(
+                            "no region `{}`: expected a name declared by a `region` line",
+                            r.value
+                        ),
+                    );
+                }
+                at
+            }
+        };
+        let limit = match &p.limit {
+            None => 0,
+            Some(n) if (1..=255).contains(&n.value) => n.value as u16,
+            Some(n) => {
+                self.err(&n.span, format!("`limit {}`: expected 1 to 255", n.value));
+                0
+            }
+        };
+        if self.diags.len() != before {
+            return None;
+        }
+        Some(Some(crate::variant::model::PromotionMove {
+            kinds: kinds?,
+            to: to?[0],
+            region,
+            last_anywhere: p.last_anywhere,
+            limit,
+            no_attack: p.no_attack,
+        }))
     }
 
     fn extinction(&mut self, declared: &BTreeSet<char>) -> Option<Option<Extinction>> {

@@ -29,7 +29,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
             'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
-            'seirawan', 'shouse', 'koedem']
+            'seirawan', 'shouse', 'koedem', 'sittuyin']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -89,6 +89,8 @@ LETTERS = {
     'capahouse': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'pocketknight': CHESS_LETTERS,
     'bughouse': CHESS_LETTERS,
+    'sittuyin': 'p pawn (fmWfcF), n knight (horse), s khon (silver general: fF + fW, elephant), f met (fers, the '
+                'general), r rook (chariot), k king',
     'koedem': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (the king, not royal)',
     'xiangqi': 'r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
                'k general (wazir), c cannon (mRcpR), p soldier',
@@ -187,6 +189,12 @@ NOTES = {
     'pocketknight': 'chess, each side with a knight in hand at the start; captures leave the game.',
     'bughouse': 'one board of bughouse: captures leave the game (for the partner\'s board); the hand comes from the '
                 'position; drops as in crazyhouse.',
+    'sittuyin': 'set-up: while a side holds pieces it must drop one, on an empty square of its own ranks 1..3, '
+                'rooks on rank 1 only ("R@a1"); captures leave the game; no double step, no castling; a pawn '
+                'promotes to the general (f) only while its side has none, in place ("d5d5f") or by a fers step '
+                'to an empty square ("d5c6f"), standing on a long diagonal in the enemy half (white a8-d5, e5-h8; '
+                'black a1-d4, e4-h1) or anywhere when it is its side\'s last pawn; a promotion may not give check. '
+                'The counting rule does not show in these positions.',
     'koedem': 'bughouse (captures leave the game, the hand comes from the position) with a king that is no '
               'royal: it may be taken (and castles over attacked squares); while a side holds a king it must drop '
               '("K@e4"; any piece it holds will do) rather than move; a side with no king on the '
@@ -328,6 +336,15 @@ RULES = {
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'capahouse': ['2r1k5/10/10/2Q~7/10/10/10/5K4[] b - - 0 1'],
+    # Sittuyin: promotion on the diagonals with several pawns, anywhere with one, not with a general,
+    # not giving check (nor a discovered one), Black's squares, a pawn on the last rank, the set-up's
+    # rook drops.
+    'sittuyin': ['4k3/8/8/3P4/8/8/P7/4K3 w - - 0 1', '4k3/8/8/8/8/8/P7/4K3 w - - 0 1',
+                 '4k3/8/8/3P4/8/8/P7/F3K3 w - - 0 1', '8/8/4k3/3P4/8/8/P7/4K3 w - - 0 1',
+                 '4k3/p7/8/8/4p3/8/8/4K3 b - - 0 1', '4k2P/8/8/8/8/8/P7/4K3 w - - 0 1',
+                 '4k3/8/8/4P3/8/8/P7/4RK2 w - - 0 1',
+                 '8/8/4pppp/pppp4/4PPPP/PPPP4/8/4K3[RRrr] w - - 0 1',
+                 '8/8/4pppp/pppp4/4PPPP/PPPP4/8/R3K2R[krrn] b - - 0 1'],
     # Koedem: a king in hand dropped first (other pieces in hand wait), a side without its king, the
     # king taken while the taker holds the other (the game ends), and while it does not (play goes on),
     # castling through attacked squares, a side that has lost both kings.
