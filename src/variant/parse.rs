@@ -397,7 +397,7 @@ impl FileParser {
                 let (mut at_most, mut opponent_at_least) = (None, None);
                 let mut rest = &args[1..];
                 while let [w, tail @ ..] = rest {
-                    let slot = match &*w.text {
+                    let slot = match w.text {
                         "at-most" if at_most.is_none() => &mut at_most,
                         "opponent-at-least" if opponent_at_least.is_none() => {
                             &mut opponent_at_least
@@ -486,7 +486,7 @@ impl FileParser {
             "drop-ranks" => {
                 // `LETTERS FIRST-LAST`, one group or more (`KFSN 1-3 R 1-1`).
                 count(key, key_tok, args, 2, usize::MAX)?;
-                if args.len() % 2 != 0 {
+                if !args.len().is_multiple_of(2) {
                     let last = &args[args.len() - 1];
                     return Err(last.span.error(format!(
                         "`{}` has no rank range after it: expected {}",
@@ -631,7 +631,7 @@ impl FileParser {
                 let mut rest = &args[3..];
                 while let [w, tail @ ..] = rest {
                     rest = tail;
-                    match &*w.text {
+                    match w.text {
                         "on" if pm.region.is_none() => {
                             let Some(r) = tail.first() else {
                                 return Err(w.span.error(format!(
@@ -710,7 +710,7 @@ impl FileParser {
                 count(key, key_tok, args, 1, 3)?;
                 let (mut drops, mut pins_hold) = (false, false);
                 for t in &args[1..] {
-                    let word = match &*t.text {
+                    let word = match t.text {
                         "drops" => &mut drops,
                         "pins-hold" => &mut pins_hold,
                         _ => {
