@@ -762,7 +762,7 @@ impl FileParser {
                     s.must_drop_kinds = Some(t.spanned());
                 } else {
                     let options = [("yes", true), ("no", false)];
-                    s.must_drop = Some(keyword(t, "must-drop rule (or piece letters)", &options)?);
+                    s.must_drop = Some(keyword(t, "must-drop rule", &options)?);
                     s.must_drop_kinds = None;
                 }
             }
