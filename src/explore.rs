@@ -124,6 +124,7 @@ fn probe_variant(betza_text: &str, files: u8, ranks: u8) -> Result<Variant, Expl
         immobile_forbidden: false,
         rights_by_file: Vec::new(),
         eval: Default::default(),
+        promotion_move: None,
         shuffle: None,
     })
 }

@@ -125,13 +125,25 @@ impl Position {
         }
         // The side that just moved first, as Fairy-Stockfish does: promoting one's last pawn in
         // extinction chess loses.
+        // Pieces in hand count, as Fairy-Stockfish counts them.
         for side in [mover, stm] {
             let extinct = if t.extinct_all {
-                self.pieces(side).len() <= t.extinct_at_most as usize
+                let army = |s: Side| {
+                    self.pieces(s).len()
+                        + self.hand[s.index()]
+                            .iter()
+                            .map(|&n| n as usize)
+                            .sum::<usize>()
+                };
+                army(side) <= t.extinct_at_most as usize
+                    && army(!side) >= t.extinct_opponent as usize
             } else {
-                t.extinct_kinds
-                    .iter()
-                    .any(|&k| self.count(side, k) <= t.extinct_at_most)
+                let count = |s: Side, k: Kind| {
+                    self.count(s, k) + u16::from(self.hand[s.index()][k.index()])
+                };
+                t.extinct_kinds.iter().any(|&k| {
+                    count(side, k) <= t.extinct_at_most && count(!side, k) >= t.extinct_opponent
+                })
             };
             if extinct {
                 let (winner, reason) = if t.extinct_wins {

@@ -48,6 +48,8 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "capahouse",
     "pocketknight",
     "bughouse",
+    "koedem",
+    "sittuyin",
     "xiangqi",
     "minixiangqi",
     "manchu",
@@ -85,6 +87,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "codrus",
     "shatar",
     "seirawan",
+    "shouse",
     "shako",
     "grand",
 ];
@@ -99,6 +102,10 @@ const HAND_STARTS: &[(&str, &str)] = &[
     (
         "bughouse",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
+    ),
+    (
+        "koedem",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[KQRBNPkqrbnp] w KQkq - 0 1",
     ),
 ];
 

@@ -435,6 +435,21 @@ fn seirawan_matches_fairy_stockfish() {
 }
 
 #[test]
+fn sittuyin_matches_fairy_stockfish() {
+    run_suite("sittuyin", include_str!("perft/sittuyin.epd"));
+}
+
+#[test]
+fn koedem_matches_fairy_stockfish() {
+    run_suite("koedem", include_str!("perft/koedem.epd"));
+}
+
+#[test]
+fn shouse_matches_fairy_stockfish() {
+    run_suite("shouse", include_str!("perft/shouse.epd"));
+}
+
+#[test]
 fn shako_matches_fairy_stockfish() {
     run_suite("shako", include_str!("perft/shako.epd"));
 }

@@ -205,6 +205,7 @@ fn calibration() -> (f64, f64) {
             immobile_forbidden: false,
             rights_by_file: Vec::new(),
             eval: Default::default(),
+            promotion_move: None,
             shuffle: None,
         };
         let game = Game::new(v);

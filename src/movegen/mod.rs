@@ -269,17 +269,22 @@ impl Position {
     /// it), so with one at hand nothing else is. (Else `is_legal` sorts it out.)
     fn must_drop_first(&self) -> bool {
         let t = &self.game().tables;
-        t.hand.must_drop
-            && !t.hand.no_checks
-            && self.hand[self.side.index()].iter().any(|&n| n > 0)
-            && !self.in_check()
+        t.hand.must_drop && !t.hand.no_checks && self.must_drop_held() && !self.in_check()
+    }
+
+    /// `must-drop`: the side to move holds a piece of a kind the rule is about.
+    fn must_drop_held(&self) -> bool {
+        let t = &self.game().tables;
+        self.hand[self.side.index()]
+            .iter()
+            .zip(&t.hand.must_drop_kind)
+            .any(|(&n, &k)| n > 0 && k)
     }
 
     /// `must-drop`: whether the side to move holds a piece and has a legal drop, so that no
     /// other move is legal.
     fn must_drop_now(&mut self) -> bool {
-        let side = self.side.index();
-        if self.hand[side].iter().all(|&n| n == 0) {
+        if !self.must_drop_held() {
             return false;
         }
         let mut drops = Vec::new();
@@ -310,6 +315,55 @@ impl Position {
         if self.game().tables.hand.gating && self.virgin[from as usize] && self.own_rank(from) == 0
         {
             self.gating_moves(out, start);
+        }
+        if let Some(pm) = &self.game().tables.promotion_move
+            && pm.kinds[kind.index()]
+        {
+            self.promotion_moves(pm, from, out);
+        }
+    }
+
+    /// `promotion-move`: the piece on `from` becomes `pm.to` where it stands, or by one of the new
+    /// kind's moves to an empty square.
+    #[cold]
+    fn promotion_moves(
+        &self,
+        pm: &crate::tables::PromotionMoveTables,
+        from: u16,
+        out: &mut Vec<Move>,
+    ) {
+        let side = self.side;
+        let t = &self.game().tables;
+        if pm.limit > 0 && self.count(side, pm.to) >= pm.limit {
+            return;
+        }
+        if let Some(cells) = &pm.cells
+            && !cells[side.index()][from as usize]
+        {
+            let mut left = 0;
+            for (k, &p) in pm.kinds.iter().enumerate() {
+                if p {
+                    left += self.count(side, Kind(k as u8));
+                }
+            }
+            if !(pm.last_anywhere && left == 1) {
+                return;
+            }
+        }
+        let mut steps = Vec::new();
+        let piece = &t.pieces[pm.to.index()];
+        self.run::<true>(from, self.program_at(piece, side, from), &mut steps);
+        out.push(Move::new(from, from, MoveKind::Normal).with_promotion(Some(pm.to)));
+        for m in steps {
+            if m.captured().is_empty()
+                && matches!(m.kind(), MoveKind::Normal | MoveKind::SetsEp)
+                && m.to != from
+                && !out
+                    .iter()
+                    .any(|o| o.from == from && o.to == m.to && o.promotion() == Some(pm.to))
+            {
+                out.push(Move::new(from, m.to, MoveKind::Normal).with_promotion(Some(pm.to)));
+            }
         }
     }
 
@@ -734,6 +788,27 @@ impl Position {
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)
     pub fn is_legal(&mut self, m: Move) -> bool {
+        if let Some(pm) = &self.game().tables.promotion_move
+            && pm.no_attack
+            && m.promotion() == Some(pm.to)
+            && !m.is_drop()
+            && pm.kinds[self.mover(m).kind().index()]
+        {
+            // Nor may the new piece attack an enemy piece from where it lands.
+            self.make(m);
+            let mut bad = self.in_check();
+            if !bad {
+                self.side = !self.side;
+                let mut hits = Vec::new();
+                self.generate::<false>(m.to, &mut hits);
+                bad = hits.iter().any(|h| h.is_capture());
+                self.side = !self.side;
+            }
+            self.unmake();
+            if bad {
+                return false;
+            }
+        }
         if self.game().tables.lion_trade.is_some() && !self.trade_allowed(m) {
             return false;
         }
@@ -844,6 +919,14 @@ impl Position {
             self.board[m.from as usize] = king;
             return !attacked;
         }
+        // `gating ... pins-hold`: the gated piece does not take over a pin (Fairy-Stockfish).
+        if m.is_gating()
+            && m.kind() != MoveKind::Castle
+            && tables.hand.gate_pins_hold
+            && !self.leaves_royal_safe(m.without_gate())
+        {
+            return false;
+        }
         self.leaves_royal_safe(m)
     }
 
@@ -874,6 +957,12 @@ impl Position {
         let mut ctx = Legality {
             check: false,
             test_all: false,
+            test_promotions: self
+                .game()
+                .tables
+                .promotion_move
+                .as_ref()
+                .is_some_and(|p| p.no_attack),
             vacate: [0; 32],
             n_vacate: 0,
             fill: [0; 32],
@@ -966,6 +1055,7 @@ impl Position {
 pub struct Legality {
     pub check: bool,
     test_all: bool,
+    test_promotions: bool,
     vacate: [u16; 32],
     n_vacate: u8,
     fill: [u16; 32],
@@ -981,6 +1071,8 @@ impl Legality {
             || self.test_all
             // A piece gated in fills a square that may be a screen (or give check).
             || m.is_gating()
+            // A promotion may be forbidden to give check (`promotion-move ... no-attack`).
+            || (self.test_promotions && m.promotion().is_some())
             || !matches!(
                 m.kind(),
                 MoveKind::Normal | MoveKind::SetsEp | MoveKind::Drop

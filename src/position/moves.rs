@@ -143,6 +143,16 @@ impl Move {
         self
     }
 
+    /// The same move without its gated piece.
+    #[inline(always)]
+    pub const fn without_gate(mut self) -> Move {
+        if self.bits & GATE != 0 {
+            self.promo = 0;
+            self.bits &= !(GATE | GATE_PARTNER);
+        }
+        self
+    }
+
     /// The kind a gating move brings in from the hand.
     #[inline(always)]
     pub fn gated(self) -> Option<Kind> {

@@ -170,6 +170,8 @@ pub struct Tables {
     pub royal_takes_checker: bool,
     /// Per kind: its unmoved back-rank pieces are named by file in the rights field.
     pub rights_by_file: Vec<bool>,
+    /// `promotion-move`: pawns that promote by a move of their own.
+    pub promotion_move: Option<Box<PromotionMoveTables>>,
     pub flat_attacks: FlatAttacks,
     /// One royal kind, one royal piece per side in every reachable position: the royal's cell is
     /// tracked and the fast legality paths apply. Otherwise royal pieces are found by kind.
@@ -187,6 +189,8 @@ pub struct Tables {
     pub rule_ends: bool,
     pub extinct_kinds: Vec<Kind>,
     pub extinct_at_most: u16,
+    /// `opponent-at-least`: extinction strikes only while the opponent has this many of the kind.
+    pub extinct_opponent: u16,
     /// Extinction counts the whole army (`extinction all`).
     pub extinct_all: bool,
     /// The extinct side wins (the anti-chess family) instead of losing.
@@ -254,14 +258,36 @@ pub struct HandTables {
     pub gate: Vec<bool>,
     /// Some kind may enter by gating.
     pub gating: bool,
+    /// `pins-hold`: a gating move must be legal without its gated piece too.
+    pub gate_pins_hold: bool,
     /// Pieces in hand may be dropped.
     pub drops: bool,
     /// While a side holds pieces it must drop one if it can (`must-drop yes`).
     pub must_drop: bool,
+    /// Per kind: a piece of it in hand brings `must-drop` into force (every kind without
+    /// `must-drop LETTERS`).
+    pub must_drop_kind: Vec<bool>,
     /// Per kind: dropped on both square colours (`drop-opposite-colours`).
     pub opposite_colours: Vec<bool>,
     /// `drop-castling`: per side, the cell where a dropped castling piece stands unmoved (0: none).
     pub castle_home: [u16; 2],
+}
+
+/// `promotion-move`, compiled.
+#[derive(Debug, Clone)]
+pub struct PromotionMoveTables {
+    /// Per kind: it may promote so.
+    pub kinds: Vec<bool>,
+    /// The kind it becomes.
+    pub to: Kind,
+    /// Per side, per cell: where it may (`None`: anywhere).
+    pub cells: Option<[Vec<bool>; 2]>,
+    /// Anywhere while it is its side's only piece of the promoting kinds.
+    pub last_anywhere: bool,
+    /// Only while its side has fewer of `to` on the board (0: no limit).
+    pub limit: u16,
+    /// Such a move may neither give check nor leave the new piece attacking an enemy piece.
+    pub no_attack: bool,
 }
 
 impl HandTables {
@@ -273,7 +299,7 @@ impl HandTables {
         let kinds = pieces.len();
         let all = (1u32 << v.ranks) - 1;
         let mut drop_ranks = [vec![all; kinds], vec![all; kinds]];
-        if let Some((letters, first, last)) = &h.drop_ranks {
+        for (letters, first, last) in &h.drop_ranks {
             for &c in letters {
                 let Some(k) = v.piece_index(c) else { continue };
                 for side in Side::BOTH {
@@ -309,8 +335,14 @@ impl HandTables {
             no_checks: h.drop_checks_forbidden,
             gate: per_kind(&h.gate),
             gating: !h.gate.is_empty(),
+            gate_pins_hold: h.gate_pins_hold,
             drops: h.drops,
             must_drop: h.must_drop,
+            must_drop_kind: if h.must_drop_kinds.is_empty() {
+                vec![true; kinds]
+            } else {
+                per_kind(&h.must_drop_kinds)
+            },
             opposite_colours: per_kind(&h.opposite_colours),
             castle_home: h.drop_castling.as_ref().map_or([0, 0], |&((f, r), _)| {
                 [cell(f, r), cell(f, v.ranks - 1 - r)]
@@ -441,9 +473,9 @@ impl Tables {
             && start_royals(Side::Black) == 1
             && !promotes_to_royal;
         let end = &v.end;
-        let (extinct_kinds, extinct_at_most) = match &end.extinction {
-            Some(e) => (kinds(&e.kinds), e.at_most),
-            None => (Vec::new(), 0),
+        let (extinct_kinds, extinct_at_most, extinct_opponent) = match &end.extinction {
+            Some(e) => (kinds(&e.kinds), e.at_most, e.opponent_at_least),
+            None => (Vec::new(), 0, 0),
         };
         let mut goal_kind = vec![false; pieces.len()];
         let mut goal_cells = [vec![false; CELLS], vec![false; CELLS]];
@@ -563,6 +595,34 @@ impl Tables {
                 .iter()
                 .map(|p| v.rights_by_file.contains(&p.letter))
                 .collect(),
+            promotion_move: v.promotion_move.as_ref().map(|pm| {
+                let cells = pm.region.map(|i| {
+                    let region = &v.regions.regions[i];
+                    let mut cells = [vec![false; CELLS], vec![false; CELLS]];
+                    for side in Side::BOTH {
+                        for f in 0..v.files {
+                            for r in 0..v.ranks {
+                                if region.contains(side, (f, r), v.ranks) {
+                                    cells[side.index()][cell(f, r) as usize] = true;
+                                }
+                            }
+                        }
+                    }
+                    cells
+                });
+                Box::new(PromotionMoveTables {
+                    kinds: v
+                        .pieces
+                        .iter()
+                        .map(|p| pm.kinds.contains(&p.letter))
+                        .collect(),
+                    to: Kind(v.piece_index(pm.to).expect("validated") as u8),
+                    cells,
+                    last_anywhere: pm.last_anywhere,
+                    limit: pm.limit,
+                    no_attack: pm.no_attack,
+                })
+            }),
             classic,
             royal_loss: end.royal_loss,
             royal_kinds,
@@ -572,6 +632,7 @@ impl Tables {
             rule_ends,
             extinct_kinds,
             extinct_at_most,
+            extinct_opponent,
             extinct_all: end.extinction.as_ref().is_some_and(|e| e.all),
             extinct_wins: end
                 .extinction

@@ -277,6 +277,11 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         piece_promotion: child.piece_promotion.or(parent.piece_promotion),
         drop_promoted: child.drop_promoted.or(parent.drop_promoted),
         drop_checks: child.drop_checks.or(parent.drop_checks),
+        must_drop_kinds: if child.must_drop.is_some() {
+            child.must_drop_kinds
+        } else {
+            parent.must_drop_kinds
+        },
         must_drop: child.must_drop.or(parent.must_drop),
         drop_opposite_colours: child.drop_opposite_colours.or(parent.drop_opposite_colours),
         drop_castling: child.drop_castling.or(parent.drop_castling),
@@ -285,6 +290,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         lion_trade: child.lion_trade.or(parent.lion_trade),
         rights_by_file: child.rights_by_file.or(parent.rights_by_file),
+        promotion_move: child.promotion_move.or(parent.promotion_move),
         royal_takes_checker: child.royal_takes_checker.or(parent.royal_takes_checker),
         gating: child.gating.or(parent.gating),
         castling_any: child.castling_any.or(parent.castling_any),

@@ -45,6 +45,25 @@ pub struct Variant {
     pub rights_by_file: Vec<char>,
     /// Evaluation parameters (`eval`); the default derives everything from the rules.
     pub eval: EvalWeights,
+    /// `promotion-move`: pawns that promote by a move of their own (sittuyin's).
+    pub promotion_move: Option<PromotionMove>,
+}
+
+/// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`: instead of
+/// moving, a piece of these kinds may become an `to`, staying on its square or making one of the
+/// new kind's moves to an empty square (sittuyin's pawn becoming a general).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromotionMove {
+    pub kinds: Vec<char>,
+    pub to: char,
+    /// Index in `regions.regions`: only from its side's copy of this region.
+    pub region: Option<usize>,
+    /// Anywhere all the same while it is its side's only piece of these kinds.
+    pub last_anywhere: bool,
+    /// Only while its side has fewer than this many of `to` on the board (0: no limit).
+    pub limit: u16,
+    /// Such a move may neither give check nor leave the new piece attacking an enemy piece.
+    pub no_attack: bool,
 }
 
 /// The generic terms `eval TERM=PERCENT` scales, in the order [`EvalWeights::terms`] keeps them.
@@ -137,7 +156,7 @@ pub struct HandRules {
     pub demote: bool,
     /// Kinds that may be dropped only on some ranks: (letters, first, last), ranks from 1
     /// counted from the dropping side's own edge.
-    pub drop_ranks: Option<(Vec<char>, u8, u8)>,
+    pub drop_ranks: Vec<(Vec<char>, u8, u8)>,
     /// Kinds that may not be dropped on a file holding an own piece of the kind (shogi's nifu).
     pub one_per_file: Vec<char>,
     /// Kinds whose drop may not checkmate (shogi's pawn).
@@ -149,11 +168,17 @@ pub struct HandRules {
     /// `gating`: kinds in hand that may enter on the square a never-moved piece of the side's
     /// first rank leaves (Seirawan); for castling, the royal's or the partner's square.
     pub gate: Vec<char>,
+    /// `gating ... pins-hold`: a pinned piece may not leave its pin's line by gating, though the
+    /// gated piece would block the pin.
+    pub gate_pins_hold: bool,
     /// Pieces in hand may be dropped (false with `gating` without `drops`: they enter only by
     /// gating).
     pub drops: bool,
     /// While a side holds pieces it must drop one if it can (`must-drop yes`, placement chess).
     pub must_drop: bool,
+    /// `must-drop LETTERS`: the rule holds only while the side holds a piece of these kinds (then
+    /// any drop will do; empty: every kind).
+    pub must_drop_kinds: Vec<char>,
     /// Kinds whose pieces are dropped on both square colours (`drop-opposite-colours`).
     pub opposite_colours: Vec<char>,
     /// `drop-castling`: White's square (file, rank from 0) where a dropped castling piece stands
@@ -423,6 +448,9 @@ pub struct Extinction {
     /// Piece letters; a side loses when it has `at_most` or fewer of any one of them.
     pub kinds: Vec<char>,
     pub at_most: u16,
+    /// `opponent-at-least M`: and only while the opponent has at least `M` of that kind (koedem:
+    /// a side without kings loses once the opponent holds both).
+    pub opponent_at_least: u16,
     /// `all`: the count is of the side's whole army, whatever the kinds (then `kinds` is empty).
     pub all: bool,
     /// The result for the extinct side: `Loss`, or `Win` in the anti-chess family.

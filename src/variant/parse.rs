@@ -70,6 +70,7 @@ pub const KEYS: &[&str] = &[
     "royal-in-check",
     "eval",
     "castling-rook",
+    "promotion-move",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -101,7 +102,7 @@ fn usage(key: &str) -> &'static str {
         "move-count" => "`move-count N|off`",
         "dice" => "`dice FACE=LETTER... [no-move reroll|pass]`",
         "royal-loss" => "`royal-loss any|last|duple`",
-        "extinction" => "`extinction LETTERS|all [at-most N]`",
+        "extinction" => "`extinction LETTERS|all [at-most N] [opponent-at-least M]`",
         "goal" => {
             "`goal LETTERS SQUARES... [reply] [mirrored]`, squares as `d4` or rectangles `a8-h8`"
         }
@@ -110,7 +111,7 @@ fn usage(key: &str) -> &'static str {
         "captures" => "`captures to-hand|removed`",
         "promoted-captures" => "`promoted-captures demote|keep`",
         "drop-ranks" => {
-            "`drop-ranks LETTERS FIRST-LAST`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
+            "`drop-ranks LETTERS FIRST-LAST [LETTERS FIRST-LAST]...`, ranks from the dropping side, e.g. `drop-ranks P 2-7`"
         }
         "checkmate" => "`checkmate checkmated-loses|checkmated-wins`",
         "must-capture" => "`must-capture yes|no`",
@@ -123,7 +124,7 @@ fn usage(key: &str) -> &'static str {
         }
         "drop-promoted" => "`drop-promoted yes|no`",
         "drop-checks" => "`drop-checks allowed|forbidden`",
-        "must-drop" => "`must-drop yes|no`",
+        "must-drop" => "`must-drop yes|no|LETTERS`",
         "drop-opposite-colours" => {
             "`drop-opposite-colours LETTERS`, e.g. `drop-opposite-colours B`"
         }
@@ -132,7 +133,7 @@ fn usage(key: &str) -> &'static str {
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
         "lion-trade" => "`lion-trade LETTERS [over LETTERS]`, e.g. `lion-trade N over PI`",
-        "gating" => "`gating LETTERS [drops]`, e.g. `gating HE`",
+        "gating" => "`gating LETTERS [drops] [pins-hold]`, e.g. `gating HE`",
         "castling-partner" => "`castling-partner corner|any`",
         "start-shuffle" => {
             "`start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`, e.g. `start-shuffle BQNRK opposite-colours B between K R`"
@@ -149,6 +150,9 @@ fn usage(key: &str) -> &'static str {
             "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion, e.g. `eval N=310/290 mobility=120`"
         }
         "castling-rook" => "`castling-rook LETTER`, e.g. `castling-rook R`",
+        "promotion-move" => {
+            "`promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`, e.g. `promotion-move P to F on diagonals last-anywhere limit 1 no-attack`"
+        }
         _ => "a known key",
     }
 }
@@ -413,34 +417,49 @@ impl FileParser {
                 s.royal_loss = Some(keyword(&args[0], "royal-loss rule", &options)?);
             }
             "extinction" => {
-                count(key, key_tok, args, 1, 3)?;
-                let at_most = match &args[1..] {
-                    [] => None,
-                    [w, n] if w.text == "at-most" => {
-                        let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
-                        let Ok((_, v)) = res else {
-                            return Err(n.span.error(format!(
-                                "`{}` is not a count: expected {}",
-                                n.text,
+                count(key, key_tok, args, 1, 5)?;
+                // `at-most N` and `opponent-at-least M`, in either order, each once.
+                let (mut at_most, mut opponent_at_least) = (None, None);
+                let mut rest = &args[1..];
+                while let [w, tail @ ..] = rest {
+                    let slot = match w.text {
+                        "at-most" if at_most.is_none() => &mut at_most,
+                        "opponent-at-least" if opponent_at_least.is_none() => {
+                            &mut opponent_at_least
+                        }
+                        _ => {
+                            return Err(w.span.error(format!(
+                                "unexpected `{}` in `extinction`: expected {}",
+                                w.text,
                                 usage(key)
                             )));
-                        };
-                        Some(Spanned {
-                            value: v,
-                            span: n.span.clone(),
-                        })
-                    }
-                    [w, ..] => {
+                        }
+                    };
+                    let Some(n) = tail.first() else {
                         return Err(w.span.error(format!(
-                            "unexpected `{}` in `extinction`: expected {}",
+                            "`{}` without a count: expected {}",
                             w.text,
                             usage(key)
                         )));
-                    }
-                };
+                    };
+                    let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
+                    let Ok((_, v)) = res else {
+                        return Err(n.span.error(format!(
+                            "`{}` is not a count: expected {}",
+                            n.text,
+                            usage(key)
+                        )));
+                    };
+                    *slot = Some(Spanned {
+                        value: v,
+                        span: n.span.clone(),
+                    });
+                    rest = &tail[1..];
+                }
                 s.extinction = Some(ExtinctionSpec {
                     letters: args[0].spanned(),
                     at_most,
+                    opponent_at_least,
                 });
             }
             "goal" => {
@@ -490,30 +509,43 @@ impl FileParser {
                 s.demote = Some(keyword(&args[0], "promoted-captures rule", &options)?);
             }
             "drop-ranks" => {
-                count(key, key_tok, args, 2, 2)?;
-                let r = &args[1];
-                let res: IResult<&str, (u32, u32)> =
-                    all_consuming(separated_pair(digits, char('-'), digits)).parse(r.text);
-                let Ok((_, (first, last))) = res else {
-                    return Err(r.span.error(format!(
-                        "`{}` is not a rank range: expected {}",
-                        r.text,
+                // `LETTERS FIRST-LAST`, one group or more (`KFSN 1-3 R 1-1`).
+                count(key, key_tok, args, 2, usize::MAX)?;
+                if !args.len().is_multiple_of(2) {
+                    let last = &args[args.len() - 1];
+                    return Err(last.span.error(format!(
+                        "`{}` has no rank range after it: expected {}",
+                        last.text,
                         usage(key)
                     )));
-                };
-                let dash = r.text.find('-').unwrap_or(0);
-                s.drop_ranks = Some(DropRanksSpec {
-                    letters: args[0].spanned(),
-                    first: Spanned {
-                        value: first,
-                        span: r.span.sub(0, dash),
-                    },
-                    last: Spanned {
-                        value: last,
-                        span: r.span.sub(dash + 1, r.text.len() - dash - 1),
-                    },
-                    range: r.span.clone(),
-                });
+                }
+                let mut groups = Vec::new();
+                for pair in args.chunks(2) {
+                    let r = &pair[1];
+                    let res: IResult<&str, (u32, u32)> =
+                        all_consuming(separated_pair(digits, char('-'), digits)).parse(r.text);
+                    let Ok((_, (first, last))) = res else {
+                        return Err(r.span.error(format!(
+                            "`{}` is not a rank range: expected {}",
+                            r.text,
+                            usage(key)
+                        )));
+                    };
+                    let dash = r.text.find('-').unwrap_or(0);
+                    groups.push(DropRanksSpec {
+                        letters: pair[0].spanned(),
+                        first: Spanned {
+                            value: first,
+                            span: r.span.sub(0, dash),
+                        },
+                        last: Spanned {
+                            value: last,
+                            span: r.span.sub(dash + 1, r.text.len() - dash - 1),
+                        },
+                        range: r.span.clone(),
+                    });
+                }
+                s.drop_ranks = Some(groups);
             }
             "checkmate" => {
                 count(key, key_tok, args, 1, 1)?;
@@ -607,6 +639,71 @@ impl FileParser {
                 count(key, key_tok, args, 1, 1)?;
                 s.rights_by_file = Some(args[0].spanned());
             }
+            "promotion-move" => {
+                count(key, key_tok, args, 3, 9)?;
+                if args[1].text != "to" {
+                    return Err(args[1].span.error(format!(
+                        "`{}` after the promoting kinds: expected `to`, as in {}",
+                        args[1].text,
+                        usage(key)
+                    )));
+                }
+                let mut pm = crate::variant::spec::PromotionMoveSpec {
+                    kinds: args[0].spanned(),
+                    to: args[2].spanned(),
+                    region: None,
+                    last_anywhere: false,
+                    limit: None,
+                    no_attack: false,
+                };
+                let mut rest = &args[3..];
+                while let [w, tail @ ..] = rest {
+                    rest = tail;
+                    match w.text {
+                        "on" if pm.region.is_none() => {
+                            let Some(r) = tail.first() else {
+                                return Err(w.span.error(format!(
+                                    "`on` without a region name: expected {}",
+                                    usage(key)
+                                )));
+                            };
+                            pm.region = Some(r.spanned());
+                            rest = &tail[1..];
+                        }
+                        "limit" if pm.limit.is_none() => {
+                            let Some(n) = tail.first() else {
+                                return Err(w.span.error(format!(
+                                    "`limit` without a count: expected {}",
+                                    usage(key)
+                                )));
+                            };
+                            let res: IResult<&str, u32> = all_consuming(digits).parse(n.text);
+                            let Ok((_, v)) = res else {
+                                return Err(n.span.error(format!(
+                                    "`{}` is not a count: expected {}",
+                                    n.text,
+                                    usage(key)
+                                )));
+                            };
+                            pm.limit = Some(Spanned {
+                                value: v,
+                                span: n.span.clone(),
+                            });
+                            rest = &tail[1..];
+                        }
+                        "last-anywhere" if !pm.last_anywhere => pm.last_anywhere = true,
+                        "no-attack" if !pm.no_attack => pm.no_attack = true,
+                        _ => {
+                            return Err(w.span.error(format!(
+                                "unexpected `{}` in `promotion-move`: expected {} (each word once)",
+                                w.text,
+                                usage(key)
+                            )));
+                        }
+                    }
+                }
+                s.promotion_move = Some(pm);
+            }
             "royal-in-check" => {
                 count(key, key_tok, args, 1, 1)?;
                 let options = [("moves", false), ("takes-checker", true)];
@@ -638,20 +735,31 @@ impl FileParser {
                 });
             }
             "gating" => {
-                count(key, key_tok, args, 1, 2)?;
-                let drops = match args.get(1) {
-                    None => false,
-                    Some(t) if t.text == "drops" => true,
-                    Some(t) => {
+                count(key, key_tok, args, 1, 3)?;
+                let (mut drops, mut pins_hold) = (false, false);
+                for t in &args[1..] {
+                    let word = match t.text {
+                        "drops" => &mut drops,
+                        "pins-hold" => &mut pins_hold,
+                        _ => {
+                            return Err(t.span.error(format!(
+                                "`{}` after the gating kinds: expected `drops`, `pins-hold` or nothing, e.g. `gating HE drops`",
+                                t.text
+                            )));
+                        }
+                    };
+                    if *word {
                         return Err(t.span.error(format!(
-                            "`{}` after the gating kinds: expected `drops` or nothing, e.g. `gating HE drops`",
+                            "`{}` twice after the gating kinds: expected each word once",
                             t.text
                         )));
                     }
-                };
+                    *word = true;
+                }
                 s.gating = Some(crate::variant::spec::GatingSpec {
                     kinds: args[0].spanned(),
                     drops,
+                    pins_hold,
                 });
             }
             "castling-partner" => {
@@ -672,8 +780,19 @@ impl FileParser {
             }
             "must-drop" => {
                 count(key, key_tok, args, 1, 1)?;
-                let options = [("yes", true), ("no", false)];
-                s.must_drop = Some(keyword(&args[0], "must-drop rule", &options)?);
+                let t = &args[0];
+                if !t.text.is_empty() && t.text.chars().all(|c| c.is_ascii_uppercase()) {
+                    // `must-drop LETTERS`: only while holding one of these kinds, only these.
+                    s.must_drop = Some(Spanned {
+                        value: true,
+                        span: t.span.clone(),
+                    });
+                    s.must_drop_kinds = Some(t.spanned());
+                } else {
+                    let options = [("yes", true), ("no", false)];
+                    s.must_drop = Some(keyword(t, "must-drop rule", &options)?);
+                    s.must_drop_kinds = None;
+                }
             }
             "drop-opposite-colours" => {
                 count(key, key_tok, args, 1, 1)?;

@@ -50,7 +50,7 @@ pub struct VariantSpec {
     pub captures_to_hand: Option<Spanned<bool>>,
     /// `promoted-captures demote|keep`.
     pub demote: Option<Spanned<bool>>,
-    pub drop_ranks: Option<DropRanksSpec>,
+    pub drop_ranks: Option<Vec<DropRanksSpec>>,
     pub must_capture: Option<Spanned<bool>>,
     pub extinction_result: Option<Spanned<Outcome>>,
     pub initial_ranks: Option<InitialRanksSpec>,
@@ -60,8 +60,10 @@ pub struct VariantSpec {
     pub drop_promoted: Option<Spanned<bool>>,
     /// `drop-checks allowed|forbidden`: `Some(false)` is `forbidden`.
     pub drop_checks: Option<Spanned<bool>>,
-    /// `must-drop yes|no`.
+    /// `must-drop yes|no|LETTERS`.
     pub must_drop: Option<Spanned<bool>>,
+    /// `must-drop LETTERS`: the kinds the rule is about (none: every kind).
+    pub must_drop_kinds: Option<Spanned<String>>,
     /// `drop-opposite-colours LETTERS`.
     pub drop_opposite_colours: Option<Spanned<String>>,
     /// `drop-castling SQUARE LETTERS`.
@@ -76,6 +78,8 @@ pub struct VariantSpec {
     pub lion_trade: Option<LionTradeSpec>,
     /// `rights-by-file LETTERS`.
     pub rights_by_file: Option<Spanned<String>>,
+    /// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`.
+    pub promotion_move: Option<PromotionMoveSpec>,
     /// `royal-in-check moves|takes-checker`: `Some(true)` is `takes-checker`.
     pub royal_takes_checker: Option<Spanned<bool>>,
     /// `gating LETTERS [drops]`.
@@ -143,6 +147,7 @@ impl VariantSpec {
             drop_promoted: None,
             drop_checks: None,
             must_drop: None,
+            must_drop_kinds: None,
             drop_opposite_colours: None,
             drop_castling: None,
             immobile_forbidden: None,
@@ -150,6 +155,7 @@ impl VariantSpec {
             drop_no_mate: None,
             lion_trade: None,
             rights_by_file: None,
+            promotion_move: None,
             royal_takes_checker: None,
             gating: None,
             castling_any: None,
@@ -267,6 +273,7 @@ pub struct DiceSpec {
 pub struct ExtinctionSpec {
     pub letters: Spanned<String>,
     pub at_most: Option<Spanned<u32>>,
+    pub opponent_at_least: Option<Spanned<u32>>,
 }
 
 /// `start-shuffle LETTERS [opposite-colours LETTERS]... [between INNER OUTER]`.
@@ -323,13 +330,27 @@ pub struct PiecePromotionSpec {
     pub on_entry: bool,
 }
 
-/// `gating LETTERS [drops]`: pieces in hand that enter where a never-moved first-rank piece leaves.
+/// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`.
+#[derive(Clone, Debug)]
+pub struct PromotionMoveSpec {
+    pub kinds: Spanned<String>,
+    pub to: Spanned<String>,
+    pub region: Option<Spanned<String>>,
+    pub last_anywhere: bool,
+    pub limit: Option<Spanned<u32>>,
+    pub no_attack: bool,
+}
+
+/// `gating LETTERS [drops] [pins-hold]`: pieces in hand that enter where a never-moved first-rank piece leaves.
 #[derive(Clone, Debug)]
 pub struct GatingSpec {
     /// The kinds in hand that may enter by gating.
     pub kinds: Spanned<String>,
     /// `drops`: pieces in hand may also be dropped.
     pub drops: bool,
+    /// `pins-hold`: a pinned piece may not leave the line of its pin by gating, though the piece
+    /// gated in would block it (Fairy-Stockfish's reading).
+    pub pins_hold: bool,
 }
 
 /// `lion-trade LETTERS [over LETTERS]`: the kinds the trading rules protect, and the kinds whose

@@ -124,6 +124,7 @@ impl Checker<'_> {
                 .map(|v| v.first().copied()),
             None => Some(None),
         };
+        let promotion_move = self.promotion_move(&declared);
         let rights_by_file = match &spec.rights_by_file {
             Some(l) => self.letters(l, &declared, "rights-by-file pieces"),
             None => Some(Vec::new()),
@@ -201,6 +202,7 @@ impl Checker<'_> {
             immobile_forbidden: spec.immobile_forbidden.as_ref().is_some_and(|i| i.value),
             rights_by_file: rights_by_file?,
             eval: eval?,
+            promotion_move: promotion_move?,
         })
     }
 
@@ -298,8 +300,8 @@ impl Checker<'_> {
                 "`promoted-captures` without `captures to-hand`: expected `captures to-hand` for captured pieces to reach a hand",
             );
         }
-        let mut drop_ranks = None;
-        if let Some(d) = &spec.drop_ranks {
+        let mut drop_ranks = Vec::new();
+        for d in spec.drop_ranks.iter().flatten() {
             if !hands {
                 self.err(
                     &d.letters.span,
@@ -328,7 +330,7 @@ impl Checker<'_> {
                     ),
                 );
             }
-            drop_ranks = letters.map(|l| (l, d.first.value as u8, d.last.value as u8));
+            drop_ranks.extend(letters.map(|l| (l, d.first.value as u8, d.last.value as u8)));
         }
         if let Some(s) = start
             && !captures_to_hand
@@ -361,6 +363,7 @@ impl Checker<'_> {
             .map(|g| drop_letters(&Some(g.kinds.clone()), "gating"))
             .unwrap_or_default();
         let opposite_colours = drop_letters(&spec.drop_opposite_colours, "drop-opposite-colours");
+        let must_drop_kinds = drop_letters(&spec.must_drop_kinds, "must-drop");
         let drop_castling = self.drop_castling(board, declared, hands);
         let mut needs_hands = |key: &Option<Spanned<bool>>, name: &str| {
             if let Some(k) = key
@@ -383,6 +386,7 @@ impl Checker<'_> {
             self.err(&d.span, "`drop-promoted yes` but no piece has a promoted form: expected `promotes LETTER` on some piece line");
         }
         let drops = spec.gating.as_ref().is_none_or(|g| g.drops);
+        let gate_pins_hold = spec.gating.as_ref().is_some_and(|g| g.pins_hold);
         (self.diags.len() == before).then(|| HandRules {
             hands,
             captures_to_hand,
@@ -393,8 +397,10 @@ impl Checker<'_> {
             drop_promoted,
             drop_checks_forbidden: spec.drop_checks.as_ref().is_some_and(|d| !d.value),
             gate,
+            gate_pins_hold,
             drops,
             must_drop: spec.must_drop.as_ref().is_some_and(|d| d.value),
+            must_drop_kinds,
             opposite_colours,
             drop_castling: drop_castling.flatten(),
         })
@@ -1006,6 +1012,64 @@ impl Checker<'_> {
         Some(Some(Dice { faces, no_move }))
     }
 
+    /// `promotion-move`: declared kinds, one declared target, a declared region, a limit in range.
+    fn promotion_move(
+        &mut self,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<crate::variant::model::PromotionMove>> {
+        let Some(p) = &self.spec.promotion_move else {
+            return Some(None);
+        };
+        let before = self.diags.len();
+        let kinds = self.letters(&p.kinds, declared, "promotion-move kinds");
+        let to = self.letters(&p.to, declared, "promotion-move target");
+        if to.as_ref().is_some_and(|t| t.len() != 1) {
+            self.err(
+                &p.to.span,
+                "more than one target kind: expected one piece letter after `to`",
+            );
+        }
+        let region = match &p.region {
+            None => None,
+            Some(r) => {
+                let at = self
+                    .spec
+                    .regions
+                    .iter()
+                    .position(|g| g.name.value == r.value);
+                if at.is_none() {
+                    self.err(
+                        &r.span,
+                        format!(
+                            "no region `{}`: expected a name declared by a `region` line",
+                            r.value
+                        ),
+                    );
+                }
+                at
+            }
+        };
+        let limit = match &p.limit {
+            None => 0,
+            Some(n) if (1..=255).contains(&n.value) => n.value as u16,
+            Some(n) => {
+                self.err(&n.span, format!("`limit {}`: expected 1 to 255", n.value));
+                0
+            }
+        };
+        if self.diags.len() != before {
+            return None;
+        }
+        Some(Some(crate::variant::model::PromotionMove {
+            kinds: kinds?,
+            to: to?[0],
+            region,
+            last_anywhere: p.last_anywhere,
+            limit,
+            no_attack: p.no_attack,
+        }))
+    }
+
     fn extinction(&mut self, declared: &BTreeSet<char>) -> Option<Option<Extinction>> {
         let Some(e) = &self.spec.extinction else {
             return Some(None);
@@ -1028,9 +1092,25 @@ impl Checker<'_> {
                 None
             }
         };
+        let opponent_at_least = match &e.opponent_at_least {
+            None => Some(0),
+            Some(n) if n.value <= u32::from(u16::MAX) => Some(n.value as u16),
+            Some(n) => {
+                self.err(
+                    &n.span,
+                    format!(
+                        "`opponent-at-least {}`: expected 0 to {}",
+                        n.value,
+                        u16::MAX
+                    ),
+                );
+                None
+            }
+        };
         Some(Some(Extinction {
             kinds: kinds?,
             at_most: at_most?,
+            opponent_at_least: opponent_at_least?,
             all,
             extinct: self
                 .spec

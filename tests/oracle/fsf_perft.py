@@ -29,7 +29,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
             'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
-            'seirawan', 'grand']
+            'seirawan', 'grand', 'shouse', 'koedem', 'sittuyin']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -60,6 +60,7 @@ LETTERS = {
     'modern': 'p pawn, n knight, b bishop, r rook, q queen, m archbishop (B+N), k king',
     'chancellor': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
     'seirawan': 'p pawn, n knight, b bishop, r rook, q queen, h hawk (B+N), e elephant (R+N), k king',
+    'shouse': 'p pawn, n knight, b bishop, r rook, q queen, h hawk (B+N), e elephant (R+N), k king',
     '3check': CHESS_LETTERS,
     '5check': CHESS_LETTERS,
     'kingofthehill': CHESS_LETTERS,
@@ -88,6 +89,9 @@ LETTERS = {
     'capahouse': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'pocketknight': CHESS_LETTERS,
     'bughouse': CHESS_LETTERS,
+    'sittuyin': 'p pawn (fmWfcF), n knight (horse), s khon (silver general: fF + fW, elephant), f met (fers, the '
+                'general), r rook (chariot), k king',
+    'koedem': 'p pawn, n knight, b bishop, r rook, q queen, k commoner (the king, not royal)',
     'xiangqi': 'r rook (chariot), n horse (lame knight), b elephant (lame (2,2) leaper), a advisor (fers), '
                'k general (wazir), c cannon (mRcpR), p soldier',
     'minixiangqi': 'r rook (chariot), n horse (lame knight), k general (wazir), c cannon (mRcpR), p soldier',
@@ -170,6 +174,10 @@ NOTES = {
                 'first-rank piece leaves ("b1c3h"), castling onto the king\'s square ("e1g1h") or the rook\'s '
                 '("h1e1h"); the rights field lists the gates by file after KQ ("KQABCDEFGH"); captures leave the '
                 'game; pawns promote to h and e too.',
+    'shouse': 'seirawan\'s gating ("b1c3h", "e1g1h", "h1e1h", gates by file in the rights field) with '
+              'crazyhouse\'s hands: captures go to the capturer\'s hand (a promoted pawn "H~" as a pawn), and '
+              'any piece in hand, hawk and elephant too, may be dropped ("H@e4") on an empty square, pawns on '
+              'ranks 2..7 only.',
     'crazyhouse': 'captured pieces go to the capturer\'s hand (holdings "[...]" after the placement); drops "P@e4" '
                   'on empty squares, pawns on ranks 2..7 only; a promoted pawn ("Q~") returns to hand as a pawn.',
     'loop': 'crazyhouse, but a captured promoted piece returns to hand as what it is.',
@@ -182,6 +190,16 @@ NOTES = {
     'pocketknight': 'chess, each side with a knight in hand at the start; captures leave the game.',
     'bughouse': 'one board of bughouse: captures leave the game (for the partner\'s board); the hand comes from the '
                 'position; drops as in crazyhouse.',
+    'sittuyin': 'set-up: while a side holds pieces it must drop one, on an empty square of its own ranks 1..3, '
+                'rooks on rank 1 only ("R@a1"); captures leave the game; no double step, no castling; a pawn '
+                'promotes to the general (f) only while its side has none, in place ("d5d5f") or by a fers step '
+                'to an empty square ("d5c6f"), standing on a long diagonal in the enemy half (white a8-d5, e5-h8; '
+                'black a1-d4, e4-h1) or anywhere when it is its side\'s last pawn; a promotion may not give check. '
+                'The counting rule does not show in these positions.',
+    'koedem': 'bughouse (captures leave the game, the hand comes from the position) with a king that is no '
+              'royal: it may be taken (and castles over attacked squares); while a side holds a king it must drop '
+              '("K@e4"; any piece it holds will do) rather than move; a side with no king on the '
+              'board or in hand while the opponent owns two has lost (no moves).',
     'xiangqi': 'ranks 1..10 (moves such as b3b10); general and advisors confined to the palace d1-f3 / d8-f10, '
                'elephants to their own half; soldiers step sideways from rank 6 on (black: rank 5 down); '
                'generals may not face each other on an open file; no promotion; stalemate: no moves.',
@@ -307,10 +325,38 @@ RULES = {
     # acedrex: tests/fairymax_games.rs.)
     'seirawan': ['r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w KQAEHkqaeh - 0 1',
                  'rnbqkbnr/pppppppp/2N5/8/8/8/PPPPPPPP/R1BQKBNR[EHeh] w KQACDEFGHkqabcdefgh - 0 1'],
+    # Gating and drops together: castling that gates while captured pieces wait in hand, a gate
+    # square that a drop could fill, a captured hawk gated back in, a promoted hawk (`H~`) taken;
+    # any kind in hand but the pawn gates (a pawn may not be dropped on the first rank).
+    'shouse': ['r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHNPeh] w KQAEHkqaeh - 0 1',
+               'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[EHPeh] b KQABCDFGkqabcdfgh - 0 1',
+               'r1bqkbnr/pppppppp/2n5/8/8/8/PPPPPPPP/RNBQKBNR[EHHeh] w KQABCDEFGHkqbcdefgh - 0 1',
+               '2r1k3/8/8/2H~5/8/8/8/4K2R[Ee] b K - 0 1',
+               '4k3/1P6/8/8/8/8/5p2/4K1R1[Nhe] w - - 0 1',
+               # A first-rank piece pinned along its rank: Fairy-Stockfish lets the gated piece take
+               # over no pin (acedrex's `gating ... pins-hold`); a pin on a diagonal, and a drop that pins.
+               'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBeR[EHPh] w KQABCDEFHkqabcdefgh - 1 2',
+               '4k3/8/8/b7/8/8/8/4KN1R[Hq] w KEFH - 0 1'],
     # A promoted queen (`Q~`) to be taken: crazyhouse hands it back as a pawn, loop as a queen.
     'crazyhouse': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'loop': ['2r1k3/8/8/2Q~5/8/8/8/4K3[] b - - 0 1', '4k3/1P6/8/8/8/8/5p2/4K1R1[Nq] w - - 0 1'],
     'capahouse': ['2r1k5/10/10/2Q~7/10/10/10/5K4[] b - - 0 1'],
+    # Sittuyin: promotion on the diagonals with several pawns, anywhere with one, not with a general,
+    # not giving check (nor a discovered one), Black's squares, a pawn on the last rank, the set-up's
+    # rook drops.
+    'sittuyin': ['4k3/8/8/3P4/8/8/P7/4K3 w - - 0 1', '4k3/8/8/8/8/8/P7/4K3 w - - 0 1',
+                 '4k3/8/8/3P4/8/8/P7/F3K3 w - - 0 1', '8/8/4k3/3P4/8/8/P7/4K3 w - - 0 1',
+                 '4k3/p7/8/8/4p3/8/8/4K3 b - - 0 1', '4k2P/8/8/8/8/8/P7/4K3 w - - 0 1',
+                 '4k3/8/8/4P3/8/8/P7/4RK2 w - - 0 1',
+                 '8/8/4pppp/pppp4/4PPPP/PPPP4/8/4K3[RRrr] w - - 0 1',
+                 '8/8/4pppp/pppp4/4PPPP/PPPP4/8/R3K2R[krrn] b - - 0 1'],
+    # Koedem: a king in hand dropped first (other pieces in hand wait), a side without its king, the
+    # king taken while the taker holds the other (the game ends), and while it does not (play goes on),
+    # castling through attacked squares, a side that has lost both kings.
+    'koedem': ['4k3/8/8/8/8/8/8/4K3[KQRq] w - - 0 1', '4k3/8/8/8/8/8/PPP5/8[KQ] w - - 0 1',
+               '4k3/8/8/8/8/8/3q4/4K3[] b - - 0 1', '4k3/8/8/8/8/8/3q4/4K3[k] b - - 0 1',
+               'r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1', '4k3/8/8/8/8/8/PPP5/8[k] w - - 0 1',
+               'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR[Kk] b kq - 0 1'],
     # Bughouse hands come from the partner's board, not from captures: positions with holdings.
     'bughouse': ['r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QNPbp] w KQkq - 2 3',
                  'r3k2r/ppp2ppp/8/3pp3/8/8/PPPPPPPP/R3K2R[RBNPPqr] b KQkq - 0 8',
@@ -412,6 +458,7 @@ SHUFFLED = {'fischerandom': ('RNBQKBNR', [], 4), 'caparandom': ('RNABQKBCNR', ['
 # Variants whose hands come from the partner's board: their walks from the start never fill a hand,
 # so a few more walks start from full holdings.
 HAND_STARTS = {
+    'koedem': 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[KQRBNPkqrbnp] w KQkq - 0 1',
     'supply': 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[RNBACPrnbacp] w - - 0 1',
 }
 HAND_WALKS = 3
