@@ -54,6 +54,12 @@ CASES = [
     ('asean', '4k3/8/8/8/8/8/8/BQ2K3 w - 88 84 1', [], 8),
     ('asean', '4k3/8/8/8/8/8/8/NQ2K3 w - 128 124 1', [], 8),
     ('asean', '4k3/8/8/8/8/8/8/B3K3 w - - 0 1', [], 10),
+    # Sittuyin counts as ASEAN does, with its own letters (rook 16, elephant and general 44, horse and
+    # general 64), and has no move-count rule.
+    ('sittuyin', '4k3/8/8/8/8/8/3K4/R7[] w - 32 28 1', [], 8),
+    ('sittuyin', '4k3/8/8/8/P7/8/8/R3K3[] w - - 0 1', [], 12),
+    ('sittuyin', '4k3/8/8/8/8/8/8/SF2K3[] w - 88 84 1', [], 8),
+    ('sittuyin', '4k3/8/8/8/8/8/8/NF2K3[] w - 128 124 1', [], 8),
 ]
 
 
