@@ -9,6 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const BOUND_UPPER: u8 = 1;
 pub const BOUND_LOWER: u8 = 2;
 pub const BOUND_EXACT: u8 = 3;
+/// The stored static eval of an entry whose eval was not computed exactly (a quiescence node
+/// whose lazy evaluation decided without the full terms): the prober evaluates itself.
+pub const NO_EVAL: i32 = -2048;
 
 /// Entries per bucket: four 16-byte entries fill one cache line.
 const WAYS: usize = 4;
@@ -38,7 +41,7 @@ pub struct Tt {
 // Data word: move 26 bits (present 1 | from square 8 | to square 8 | promotion or drop 7) | score 16 |
 // eval 12 | generation 2 | depth 6 | bound 2. Squares are board indices (`geometry::square_index`),
 // not mailbox cells. Depth is stored + 1 (quiescence entries have depth 0 → 1) and capped at 62; the
-// static eval is clamped to ±2047, which only its pruning uses.
+// static eval is clamped to ±2047, which only its pruning uses, and −2048 is `NO_EVAL`.
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: u8, generation: u64) -> u64 {
     let m = mv.map_or(0, |m| {
         1 | (square_index(m.from) as u64) << 1
@@ -46,7 +49,11 @@ fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: u8, generati
             | (m.tag().map_or(0, |k| k.0 as u64 + 1) & 0x7F) << 17
     });
     let score = (score.clamp(-32767, 32767) as i16 as u16) as u64;
-    let eval = (eval.clamp(-2047, 2047) + 2048) as u64 & 0xFFF;
+    let eval = if eval == NO_EVAL {
+        0
+    } else {
+        (eval.clamp(-2047, 2047) + 2048) as u64 & 0xFFF
+    };
     let depth = (depth + 1).clamp(1, 63) as u64;
     m | score << 26 | eval << 42 | (generation & 3) << 54 | depth << 56 | (bound as u64 & 3) << 62
 }
@@ -199,6 +206,7 @@ mod tests {
             (-29990, -2047, 0, BOUND_UPPER),
             (31000, 2047, 62, BOUND_EXACT),
             (0, 17, 7, BOUND_LOWER),
+            (12, NO_EVAL, 0, BOUND_UPPER),
         ] {
             let h = unpack(pack(Some(m), score, eval, depth, bound, 3));
             assert_eq!(h.mv, Some((from, to, Some(Kind(63)))));

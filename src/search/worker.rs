@@ -3,7 +3,7 @@
 
 use super::checks::CheckFilter;
 use super::see;
-use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, Tt};
+use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, Tt};
 use super::{Info, Score};
 use crate::eval::{EvalState, EvalTables, LAZY_MARGIN};
 use crate::position::{Kind, Move, MoveKind, Position};
@@ -25,6 +25,12 @@ const NO_MOVE: Move = Move::new(0, 0, MoveKind::Normal);
 const BASE: u16 = crate::geometry::cell(0, 0);
 const SPAN: usize = (crate::geometry::cell(15, 15) - BASE + 1) as usize;
 const HISTORY_MAX: i32 = 16384;
+/// Correction history: entries per side, indexed by the pawn structure's key.
+const CORR_SIZE: usize = 16384;
+/// Corrections are kept in 1/`CORR_GRAIN` centipawns.
+const CORR_GRAIN: i32 = 256;
+/// The most a search result may move its entry's target away from the static eval.
+const CORR_LIMIT: i32 = 400;
 
 /// Ordering score bands.
 const SCORE_HASH: i32 = 1 << 30;
@@ -68,12 +74,15 @@ pub struct Shared<'a> {
 /// game: the history table. The engine keeps one per thread between searches.
 pub struct Memory {
     history: Vec<i32>,
+    /// Per side and pawn structure: how far the searches found the static eval off.
+    correction: Vec<i32>,
 }
 
 impl Memory {
     pub fn new() -> Memory {
         Memory {
             history: vec![0; 2 * Kind::MAX * SPAN],
+            correction: vec![0; 2 * CORR_SIZE],
         }
     }
 }
@@ -102,6 +111,7 @@ pub struct Worker<'a> {
     see_ok: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    correction: Vec<i32>,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
     scratch: Vec<Move>,
@@ -183,6 +193,7 @@ impl<'a> Worker<'a> {
             stack: vec![NO_MOVE; MAX_PLY + 2],
             see_ok: see::available(&pos),
             history: memory.history,
+            correction: memory.correction,
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scratch: Vec::with_capacity(64),
@@ -206,6 +217,7 @@ impl<'a> Worker<'a> {
     pub fn into_memory(self) -> Memory {
         Memory {
             history: self.history,
+            correction: self.correction,
         }
     }
 
@@ -335,14 +347,39 @@ impl<'a> Worker<'a> {
     }
 
     /// Static evaluation where only its side of the window (alpha, beta) matters: far outside
-    /// it, the cheap part alone decides.
+    /// it, the cheap part alone decides. Also says whether the value is the exact evaluation.
     #[inline]
-    fn evaluate_lazy(&self, ply: usize, alpha: i32, beta: i32) -> i32 {
+    fn evaluate_lazy(&self, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
         let cheap = self.sh.et.finish_lazy(&self.pos, &self.evals[ply]);
         if cheap - LAZY_MARGIN >= beta || cheap + LAZY_MARGIN <= alpha {
-            return cheap;
+            return (cheap, false);
         }
-        self.evaluate(ply)
+        (self.evaluate(ply), true)
+    }
+
+    /// The correction history's slot for the position at `ply`.
+    #[inline]
+    fn corr_index(&self, ply: usize) -> usize {
+        let side = self.pos.side_to_move().index();
+        side * CORR_SIZE + (self.evals[ply].pawn_key as usize & (CORR_SIZE - 1))
+    }
+
+    /// The static eval `raw` corrected by what earlier searches of this pawn structure found.
+    #[inline]
+    fn corrected(&self, ply: usize, raw: i32) -> i32 {
+        (raw + self.correction[self.corr_index(ply)] / CORR_GRAIN)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction of the position at `ply` toward `result − raw`, by a weight growing
+    /// with the depth of the search that found it.
+    #[inline]
+    fn update_correction(&mut self, ply: usize, depth: i32, raw: i32, result: i32) {
+        let i = self.corr_index(ply);
+        let target = (result - raw).clamp(-CORR_LIMIT, CORR_LIMIT) * CORR_GRAIN;
+        let w = (depth + 1).min(16);
+        let c = &mut self.correction[i];
+        *c = (*c * (256 - w) + target * w) / 256;
     }
 
     /// After `m` was made: is the side to move now in check?
@@ -596,12 +633,21 @@ impl<'a> Worker<'a> {
         if !self.sh.dice.is_empty() && ply > 0 {
             return self.chance(depth, ply, alpha, beta);
         }
-        let eval = if in_check {
+        // The static eval as computed (stored in the table), and corrected by the correction
+        // history (what the prunings below use).
+        let raw_eval = if in_check {
             -INF
-        } else if let Some(h) = hit {
+        } else if let Some(h) = hit
+            && h.eval != NO_EVAL
+        {
             h.eval
         } else {
             self.evaluate(ply)
+        };
+        let eval = if in_check {
+            -INF
+        } else {
+            self.corrected(ply, raw_eval)
         };
         // Both prunings below trust the static eval, which knows neither zugzwang nor a stalemate
         // (a win or loss in some variants): a side with only pawns and royal pieces gets neither.
@@ -795,7 +841,17 @@ impl<'a> Worker<'a> {
         } else {
             BOUND_UPPER
         };
-        let stored_eval = if in_check { 0 } else { eval };
+        let stored_eval = if in_check { NO_EVAL } else { raw_eval };
+        // The correction history learns from results that say something about the eval: not in
+        // check, no tactical best move, no mate, and a bound on the side away from the eval.
+        if !in_check
+            && best_move.is_none_or(|m| !(m.promotion().is_some() || m.is_capture()))
+            && best.abs() < MATE_BOUND
+            && !(bound == BOUND_LOWER && best <= raw_eval)
+            && !(bound == BOUND_UPPER && best >= raw_eval)
+        {
+            self.update_correction(ply, depth, raw_eval, best);
+        }
         self.sh
             .tt
             .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
@@ -820,11 +876,7 @@ impl<'a> Worker<'a> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.hash();
-        let hit = if in_check {
-            self.sh.tt.probe(key)
-        } else {
-            None
-        };
+        let hit = self.sh.tt.probe(key);
         if let Some(h) = hit {
             let v = from_tt(h.score, ply);
             if (h.bound == BOUND_EXACT)
@@ -835,11 +887,29 @@ impl<'a> Worker<'a> {
             }
         }
         let alpha0 = alpha;
+        // The static eval to store with the result: `NO_EVAL` when it was not computed exactly.
+        let mut stored_eval = NO_EVAL;
         let stand = if in_check {
             -INF
         } else {
-            let e = hit.map_or_else(|| self.evaluate_lazy(ply, alpha, beta), |h| h.eval);
+            let e = match hit {
+                Some(h) if h.eval != NO_EVAL => {
+                    stored_eval = h.eval;
+                    h.eval
+                }
+                _ => {
+                    let (e, exact) = self.evaluate_lazy(ply, alpha, beta);
+                    if exact {
+                        stored_eval = e;
+                    }
+                    e
+                }
+            };
+            let e = self.corrected(ply, e);
             if e >= beta {
+                self.sh
+                    .tt
+                    .store(key, None, to_tt(e, ply), stored_eval, 0, BOUND_LOWER);
                 return e;
             }
             alpha = alpha.max(e);
@@ -929,11 +999,9 @@ impl<'a> Worker<'a> {
         } else {
             BOUND_UPPER
         };
-        if in_check {
-            self.sh
-                .tt
-                .store(key, best_move, to_tt(best, ply), 0, 0, bound);
-        }
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
     }
 
