@@ -90,6 +90,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "shouse",
     "shako",
     "grand",
+    "fairy",
 ];
 
 /// Variants whose hands come from the partner's board: walks from the start never fill a hand, so

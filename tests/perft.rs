@@ -459,6 +459,11 @@ fn grand_matches_fairy_stockfish() {
     run_suite("grand", include_str!("perft/grand.epd"));
 }
 
+#[test]
+fn fairy_matches_fairy_stockfish() {
+    run_suite("fairy", include_str!("perft/fairy.epd"));
+}
+
 /// A position and its colour-flipped mirror have equal perft (no reference needed, so it also covers
 /// 12×12 boards that no other engine counts).
 #[test]

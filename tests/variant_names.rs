@@ -121,6 +121,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("shatar", &["shatar"]),
     ("shako", &["shako"]),
     ("grand", &["grand"]),
+    ("fairy", &["fairy"]),
 ];
 
 /// Every name a shipped variant answers to, with what kind of name it is.

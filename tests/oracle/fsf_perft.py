@@ -29,7 +29,7 @@ VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'janggi', 'janggitraditional', 'janggimodern', 'janggicasual',
             'asean', 'ai-wok', 'makpong', 'cambodian', 'karouk',
             'breakthrough', 'clobber', 'clobber10', 'jesonmor', 'codrus', 'shatar', 'shako',
-            'seirawan', 'grand', 'shouse', 'koedem', 'sittuyin']
+            'seirawan', 'grand', 'shouse', 'koedem', 'sittuyin', 'fairy']
 RANDOM_GAMES = 12
 # Piece letters as defined in Fairy-Stockfish 11.1 src/variant.cpp (add_piece calls); `d` does not show names.
 CHESS_LETTERS = 'p pawn, n knight, b bishop, r rook, q queen, k king'
@@ -120,6 +120,7 @@ LETTERS.update({
     'shatar': 'p pawn, n knight, b bishop, r rook, j bers (rook + fers), k king',
     'shako': 'p pawn, n knight, b bishop, r rook, q queen, e elephant (fers + alfil), c cannon (mRcpR), k king',
     'grand': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
+    'fairy': 'p pawn, n knight, b bishop, r rook, q queen, s silver (FfW), f fers, k king',
 })
 JANGGI_LETTERS = ('r chariot (rook), n horse (lame knight), b elephant (janggi elephant: W then two F outward), '
                   'a guard (wazir), k general (wazir), c janggi cannon, p soldier')
@@ -134,6 +135,7 @@ for _v in ('janggi', 'janggitraditional', 'janggimodern', 'janggicasual'):
     LETTERS[_v] = JANGGI_LETTERS
 # Rules that show in the counts (probed on Fairy-Stockfish 11.1; UCI move strings as it prints them).
 NOTES = {
+    'fairy': 'chess (promotion q r b n, castling as the king move); the silver (FfW) and fers only in set-ups.',
     'chess': 'promotion suffix q r b n (e7e8q); castling written as the king move (e1g1).',
     'shatranj': 'no double step, no castling; promotion to fers only (a7a8q). Bare king: a side to move that has '
                 '2+ pieces while the opponent has only its king has no moves (the game is over; perft 0), but the '
@@ -404,6 +406,10 @@ CAMBODIAN_RULES = ['8/8/8/4k3/8/8/8/3KM3 w DE - 0 1', '8/8/8/4k3/8/4n3/8/3KM3 w 
                    '8/8/8/4k3/8/8/8/3KM3 w D - 0 1', '3mk3/8/8/8/8/8/8/3KM3 b DEde - 0 1',
                    '3mk3/8/8/8/8/8/8/3K2M1 w de - 0 1']
 RULES.update({
+    # fairy is chess in which a silver and a fers may stand (set-ups only: pawns promote to QRBN).
+    'fairy': ['r3k2r/ppp1sppp/2f5/3p4/3P4/2F5/PPP1SPPP/R3K2R w KQkq - 0 1',
+              '4k3/1P3s2/8/3fF3/8/8/2S5/4K3 w - - 0 1',
+              'rnbqkbnr/pppppppp/8/8/8/5s2/PPPPPPPP/RNBQKBNR w KQkq - 0 1'],
     'cambodian': CAMBODIAN_RULES,
     'karouk': [f.replace(' - 0 1', ' - 1+1 0 1') for f in CAMBODIAN_RULES] + ['4k3/8/8/8/8/8/8/R3K3 w - - 1+1 0 1'],
     'makpong': ['8/8/8/4k3/8/8/4r3/4K3 w - - 0 1', '8/8/8/4k3/8/8/4r3/3RK3 w - - 0 1',
