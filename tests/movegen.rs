@@ -50,10 +50,14 @@ fn attack_instances_agree_with_generated_captures() {
                 continue;
             }
             // Let the side not to move generate: its captures are what attacks the pieces of the side to move.
+            // Each piece's own moves: under `must-drop` (sittuyin's set-up) the side generates only
+            // drops, yet its pieces on the board still attack.
             let defender = pos.side_to_move();
             pos.make_null();
             let mut moves = Vec::new();
-            pos.pseudo_moves(&mut moves);
+            for &from in pos.pieces(!defender).to_vec().iter() {
+                pos.piece_moves(from, &mut moves);
+            }
             for &sq in pos.pieces(defender).to_vec().iter() {
                 let by_generation = moves
                     .iter()
@@ -153,6 +157,13 @@ fn legality_filter_agrees_with_make_and_test() {
                         return false;
                     }
                     if !takes_the_one_checker(&mut pos, m) {
+                        return false;
+                    }
+                    // `gating ... pins-hold`: the move must be legal without its gated piece too.
+                    if pos.game().tables.hand.gate_pins_hold
+                        && m.gated().is_some()
+                        && !pos.leaves_royal_safe(m.without_gate())
+                    {
                         return false;
                     }
                     if m.kind() == acedrex::position::MoveKind::Castle || m.is_initial() {
