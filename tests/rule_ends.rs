@@ -408,7 +408,7 @@ fn anti_chess_keys_are_checked_with_positions() {
         ),
         (
             "extinction all\nextinction-result extinct-draws\n",
-            "t.txt:6:19",
+            "t.txt:7:19",
             "unknown extinction result",
         ),
         (
@@ -418,27 +418,27 @@ fn anti_chess_keys_are_checked_with_positions() {
         ),
         (
             "extinction all\ninitial-ranks P 0-2\n",
-            "t.txt:6:17",
+            "t.txt:7:17",
             "rank 0 is not on the board",
         ),
         (
             "extinction all\ninitial-ranks P 3-2\n",
-            "t.txt:6:19",
+            "t.txt:7:19",
             "runs backwards",
         ),
         (
             "extinction all\ninitial-ranks X 1\n",
-            "t.txt:6:15",
+            "t.txt:7:15",
             "`X` in the initial-ranks rule",
         ),
         (
             "extinction all\ninitial-ranks P x-2\n",
-            "t.txt:6:17",
+            "t.txt:7:17",
             "`x-2` is not a band of ranks",
         ),
         (
             "extinction all\nstalemate fewer\n",
-            "t.txt:6:11",
+            "t.txt:7:11",
             "unknown stalemate rule",
         ),
     ];
