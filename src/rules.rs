@@ -225,6 +225,26 @@ impl Position {
                     reason: "checkmate by a forbidden drop",
                 });
             }
+            if self.in_check()
+                && let Some(series) = &self.game().tables.checkmate_series
+            {
+                // `checkmate-series`: a mate by the `not-by` kinds alone loses for the mating
+                // side; any other needs a check of the series kinds in the mating side's series.
+                let not_by: Vec<bool> = series.iter().map(|&(_, n)| !n).collect();
+                if !self.checked_by(stm, &not_by) {
+                    return Some(GameEnd {
+                        winner: side_wins(stm),
+                        reason: "checkmate by forbidden pieces",
+                    });
+                }
+                let kinds: Vec<bool> = series.iter().map(|&(k, _)| k).collect();
+                if !self.check_series_holds(&kinds) {
+                    return Some(GameEnd {
+                        winner: Winner::Draw,
+                        reason: "checkmate without a series check",
+                    });
+                }
+            }
             if self.in_check() {
                 return Some(GameEnd {
                     winner: result(end.checkmated),

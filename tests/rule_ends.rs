@@ -9,7 +9,7 @@ use acedrex::game::Game;
 use acedrex::position::Position;
 use acedrex::rules::Winner;
 use acedrex::search::Score;
-use common::{assert_positioned_errors, game, legal_texts, search_fen};
+use common::{assert_positioned_errors, game, legal_texts, search_depth4, search_fen};
 use std::sync::Arc;
 
 fn end(variant: &str, fen: &str) -> Option<(Winner, &'static str)> {
@@ -740,4 +740,95 @@ fn grand_promotes_only_to_a_lost_kind() {
         .filter(|m| m.starts_with("b9"))
         .collect();
     assert!(b.is_empty(), "{b:?}");
+}
+
+/// Plays `moves` from `fen` in `variant` and returns the position.
+fn played(variant: &str, fen: &str, moves: &[&str]) -> Position {
+    let g = game(variant);
+    let mut pos = Position::from_fen(&g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    for m in moves {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} in {}: {e:?}", pos.fen()));
+        pos.make(mv);
+    }
+    pos
+}
+
+#[test]
+fn shatar_mates_by_the_series_of_checks() {
+    // Expected values from Fairy-Stockfish 11.1 (UCI_Variant shatar): `position fen F moves M...`,
+    // then `go depth 3 searchmoves X` with X the mating move; its score for X is given per case.
+    let result = |fen: &str, moves: &[&str]| {
+        played("shatar", fen, moves)
+            .game_end()
+            .map(|e| (e.winner, e.reason))
+    };
+    // A smothered mate by the knight alone: `score mate -1` for g5f7, the mated side wins.
+    let knight = "6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1";
+    assert_eq!(
+        result(knight, &["g5f7"]),
+        Some((Winner::Black, "checkmate by forbidden pieces"))
+    );
+    // A rook's mate is its own shak: `score mate 1` for a1a8.
+    let rook = "7k/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    assert_eq!(result(rook, &["a1a8"]), Some((Winner::White, "checkmate")));
+    // The bishop mates after the rook's check drove the king to h8: `score mate 1` for c1b2.
+    let series = "6k1/4K2p/8/8/8/8/4R3/2B5 w - - 0 1";
+    assert_eq!(
+        result(series, &["e2g2", "g8h8", "c1b2"]),
+        Some((Winner::White, "checkmate"))
+    );
+    // The same mate with no check before it: niol, `score cp 0` for c1b2.
+    let alone = "7k/4K2p/8/8/8/8/6R1/2B5 w - - 0 1";
+    assert_eq!(
+        result(alone, &["c1b2"]),
+        Some((Winner::Draw, "checkmate without a series check"))
+    );
+    // (The same board: only the checks before it differ.)
+    let board = |p: Position| p.fen().split(' ').next().unwrap().to_string();
+    assert_eq!(
+        board(played("shatar", alone, &["c1b2"])),
+        board(played("shatar", series, &["e2g2", "g8h8", "c1b2"]))
+    );
+    // The rook's check, then a quiet move each: the series is broken, `score cp 0` for c1b2.
+    let broken = "6k1/p3K2p/8/8/8/8/4R3/2B5 w - - 0 1";
+    assert_eq!(
+        result(broken, &["e2g2", "g8h8", "g2g3", "a7a6", "c1b2"]),
+        Some((Winner::Draw, "checkmate without a series check"))
+    );
+    // The search scores the mates alike: after the rook's check the bishop's mate is a mate in 1.
+    let pos = played("shatar", series, &["e2g2", "g8h8"]);
+    assert_eq!(search_depth4(&pos), (Score::Mate(1), "c1b2".to_string()));
+    // Without it, c1b2 draws and the knight's mate loses: neither is played as a mate.
+    for (fen, mating) in [(alone, "c1b2"), (knight, "g5f7")] {
+        let (score, best) = search_fen(&game("shatar"), fen);
+        assert!(
+            !matches!(score, Score::Mate(n) if n > 0) && best != mating,
+            "{fen}: {score:?} {best}"
+        );
+    }
+}
+
+#[test]
+fn checkmate_series_is_checked_with_positions() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece N knight N\nstart k7/8/8/8/8/8/8/6NK w - - 0 1\n";
+    let cases = [
+        (
+            "checkmate-series X\n",
+            "t.txt:6:18",
+            "`X` in the checkmate-series pieces",
+        ),
+        (
+            "checkmate-series N by N\n",
+            "t.txt:6:20",
+            "`by` after the checkmate-series kinds: expected `not-by LETTERS`",
+        ),
+        (
+            "checkmate-series N not-by Y\n",
+            "t.txt:6:27",
+            "`Y` in the checkmate-series `not-by` pieces",
+        ),
+    ];
+    assert_positioned_errors(base, &cases);
 }

@@ -679,15 +679,22 @@ impl Position {
     /// Is `target` attacked by a piece of `by` other than the one on `skip`?
     fn attacked_except(&self, target: u16, by: Side, skip: u16) -> bool {
         let tables = &self.game().tables;
-        let flat = &tables.flat_attacks;
-        let base = by.index() * flat.types;
-        let diff = target as i16 + DIFF_BASE;
         if tables.facing_royals && self.royal_faces(target, by) {
             return true;
         }
+        self.attacked_by_any(target, by, |a| a != skip)
+    }
+
+    /// Is `target` attacked by a piece of `by` standing on a cell that `counts` accepts?
+    /// (Facing royals are not asked.)
+    fn attacked_by_any(&self, target: u16, by: Side, counts: impl Fn(u16) -> bool) -> bool {
+        let tables = &self.game().tables;
+        let flat = &tables.flat_attacks;
+        let base = by.index() * flat.types;
+        let diff = target as i16 + DIFF_BASE;
         for i in 0..self.pcount[by.index()] as usize {
             let a = self.plist[by.index()][i];
-            if a == skip {
+            if !counts(a) {
                 continue;
             }
             let key = if tables.regions {
@@ -784,6 +791,21 @@ impl Position {
             return attacked.nth(1).is_some();
         }
         attacked.next().is_some()
+    }
+
+    /// Is a royal piece of `side` attacked by an enemy piece of a kind `kinds` marks? (Which
+    /// pieces give the check, for `checkmate-series`.)
+    pub fn checked_by(&self, side: Side, kinds: &[bool]) -> bool {
+        let t = &self.game().tables;
+        let of_kind = |a: u16| kinds.get(self.board[a as usize].kind().index()) == Some(&true);
+        if t.classic {
+            let r = self.royal[side.index()];
+            return r != 0 && self.attacked_by_any(r, !side, of_kind);
+        }
+        self.pieces(side).iter().any(|&c| {
+            t.pieces[self.board[c as usize].kind().index()].royal
+                && self.attacked_by_any(c, !side, of_kind)
+        })
     }
 
     /// Is a pseudo-legal move legal? (Makes and unmakes it.)

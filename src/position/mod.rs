@@ -713,6 +713,33 @@ impl Position {
         self.hash = u.hash;
     }
 
+    /// `checkmate-series`: in this position (the side to move in check), does a check by a piece
+    /// of a kind `kinds` marks stand in the unbroken series of checks the other side gave, this
+    /// one included? The series is walked back two plies at a time while the side to move was in
+    /// check, and stops at the game's first ply or at a null move.
+    pub fn check_series_holds(&self, kinds: &[bool]) -> bool {
+        let side = self.side;
+        let mut p = self.clone();
+        loop {
+            if p.checked_by(side, kinds) {
+                return true;
+            }
+            let n = p.history.len();
+            if n < 2
+                || p.history[n - 2..]
+                    .iter()
+                    .any(|u| u.mv == Move::default() || u.mv.kind() == MoveKind::Pass)
+            {
+                return false;
+            }
+            p.unmake();
+            p.unmake();
+            if !p.checked(side) {
+                return false;
+            }
+        }
+    }
+
     /// Passes the turn (dice games with no move for the roll). Undone by `unmake_null`.
     pub fn make_null(&mut self) {
         let (hash, restricted) = (self.hash, self.counterstrike_pending());

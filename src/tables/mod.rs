@@ -234,6 +234,8 @@ pub struct Tables {
     pub bikjang: bool,
     /// `lion-trade`, per kind: (a protected kind, a kind whose capture on the way does not count).
     pub lion_trade: Option<Vec<(bool, bool)>>,
+    /// `checkmate-series`, per kind: (its check makes a series of checks mate, it may not mate alone).
+    pub checkmate_series: Option<Vec<(bool, bool)>>,
 }
 
 /// Hands and drops, per kind.
@@ -500,6 +502,12 @@ impl Tables {
                 .map(|p| (l.kinds.contains(&p.letter), l.over.contains(&p.letter)))
                 .collect::<Vec<_>>()
         });
+        let checkmate_series = end.checkmate_series.as_ref().map(|c| {
+            v.pieces
+                .iter()
+                .map(|p| (c.kinds.contains(&p.letter), c.not_by.contains(&p.letter)))
+                .collect::<Vec<_>>()
+        });
         // The trading rules judge a capture by what the move leaves attacked: every move is tested.
         let full_legality = (has_royal && !classic)
             || !end.giving_check
@@ -659,6 +667,7 @@ impl Tables {
             pass: end.pass && has_royal,
             bikjang: end.bikjang && has_royal,
             lion_trade,
+            checkmate_series,
         }
     }
 }

@@ -362,6 +362,8 @@ pub struct EndRules {
     pub counting: Option<Counting>,
     /// Chu Shogi's Lion-trading rules (`lion-trade`).
     pub lion_trade: Option<LionTrade>,
+    /// The series of checks that makes a checkmate count (`checkmate-series`).
+    pub checkmate_series: Option<CheckmateSeries>,
     /// The makruk family's counting (`honour-count`): a draw when the count reaches its limit.
     pub honour: Option<HonourCount>,
     /// A royal piece in check may move only to take the one piece giving check (makpong).
@@ -376,6 +378,15 @@ pub struct EndRules {
 pub struct LionTrade {
     pub kinds: Vec<char>,
     pub over: Vec<char>,
+}
+
+/// `checkmate-series`: a checkmate given by pieces of `not_by` alone loses for the side that gave
+/// it; any other counts only when a check by a piece of `kinds` stands in the unbroken series of
+/// checks the mating side gave up to it (the mate included), and is a draw otherwise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckmateSeries {
+    pub kinds: Vec<char>,
+    pub not_by: Vec<char>,
 }
 
 /// `honour-count`: the counting of the makruk family, as Fairy-Stockfish 11.1 keeps it. After every
@@ -426,6 +437,7 @@ impl Default for EndRules {
             bikjang: false,
             counting: None,
             lion_trade: None,
+            checkmate_series: None,
             honour: None,
             royal_takes_checker: false,
         }

@@ -59,6 +59,7 @@ pub const KEYS: &[&str] = &[
     "drop-one-per-file",
     "drop-no-mate",
     "lion-trade",
+    "checkmate-series",
     "gating",
     "castling-partner",
     "start-shuffle",
@@ -133,6 +134,9 @@ fn usage(key: &str) -> &'static str {
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
         "lion-trade" => "`lion-trade LETTERS [over LETTERS]`, e.g. `lion-trade N over PI`",
+        "checkmate-series" => {
+            "`checkmate-series LETTERS [not-by LETTERS]`, e.g. `checkmate-series NRJ not-by N`"
+        }
         "gating" => "`gating LETTERS [drops] [pins-hold]`, e.g. `gating HE`",
         "castling-partner" => "`castling-partner corner|any`",
         "start-shuffle" => {
@@ -732,6 +736,23 @@ impl FileParser {
                 s.lion_trade = Some(crate::variant::spec::LionTradeSpec {
                     kinds: args[0].spanned(),
                     over,
+                });
+            }
+            "checkmate-series" => {
+                count(key, key_tok, args, 1, 3)?;
+                let not_by = match args.get(1) {
+                    None => None,
+                    Some(t) if t.text == "not-by" && args.len() == 3 => Some(args[2].spanned()),
+                    Some(t) => {
+                        return Err(t.span.error(format!(
+                            "`{}` after the checkmate-series kinds: expected `not-by LETTERS`, e.g. `checkmate-series NRJ not-by N`",
+                            t.text
+                        )));
+                    }
+                };
+                s.checkmate_series = Some(crate::variant::spec::CheckmateSeriesSpec {
+                    kinds: args[0].spanned(),
+                    not_by,
                 });
             }
             "gating" => {

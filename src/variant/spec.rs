@@ -76,6 +76,8 @@ pub struct VariantSpec {
     pub drop_no_mate: Option<Spanned<String>>,
     /// `lion-trade LETTERS [over LETTERS]`.
     pub lion_trade: Option<LionTradeSpec>,
+    /// `checkmate-series LETTERS [not-by LETTERS]`.
+    pub checkmate_series: Option<CheckmateSeriesSpec>,
     /// `rights-by-file LETTERS`.
     pub rights_by_file: Option<Spanned<String>>,
     /// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`.
@@ -154,6 +156,7 @@ impl VariantSpec {
             drop_one_per_file: None,
             drop_no_mate: None,
             lion_trade: None,
+            checkmate_series: None,
             rights_by_file: None,
             promotion_move: None,
             royal_takes_checker: None,
@@ -359,6 +362,14 @@ pub struct GatingSpec {
 pub struct LionTradeSpec {
     pub kinds: Spanned<String>,
     pub over: Option<Spanned<String>>,
+}
+
+/// `checkmate-series LETTERS [not-by LETTERS]`: the kinds whose check makes a series of checks
+/// mate, and the kinds that may not mate alone.
+#[derive(Clone, Debug)]
+pub struct CheckmateSeriesSpec {
+    pub kinds: Spanned<String>,
+    pub not_by: Option<Spanned<String>>,
 }
 
 /// `honour-count [board N] [no-pawns] [from-pieces] PIECES=N...|off`.

@@ -106,6 +106,7 @@ impl Checker<'_> {
         let shuffle = self.shuffle(&declared, start.as_ref());
         let counting = self.pass_rules(&royals, &declared);
         let lion_trade = self.lion_trade(&declared);
+        let checkmate_series = self.checkmate_series(&declared);
         let honour = self.honour(&declared);
         let castling_rook = match &spec.castling_rook {
             Some(l) if l.value.chars().count() != 1 => {
@@ -191,6 +192,7 @@ impl Checker<'_> {
                 bikjang: spec.bikjang.as_ref().is_some_and(|b| b.value),
                 counting: counting?,
                 lion_trade: lion_trade?,
+                checkmate_series: checkmate_series?,
                 honour: honour?,
                 royal_takes_checker: spec.royal_takes_checker.as_ref().is_some_and(|r| r.value),
             },
@@ -816,6 +818,25 @@ impl Checker<'_> {
         Some(Some(crate::variant::model::LionTrade {
             kinds: kinds?,
             over: over?,
+        }))
+    }
+
+    fn checkmate_series(
+        &mut self,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<crate::variant::model::CheckmateSeries>> {
+        let Some(c) = &self.spec.checkmate_series else {
+            return Some(None);
+        };
+        let c = c.clone();
+        let kinds = self.letters(&c.kinds, declared, "checkmate-series pieces");
+        let not_by = match &c.not_by {
+            Some(n) => self.letters(n, declared, "checkmate-series `not-by` pieces"),
+            None => Some(Vec::new()),
+        };
+        Some(Some(crate::variant::model::CheckmateSeries {
+            kinds: kinds?,
+            not_by: not_by?,
         }))
     }
 
