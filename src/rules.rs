@@ -230,15 +230,13 @@ impl Position {
             {
                 // `checkmate-series`: a mate by the `not-by` kinds alone loses for the mating
                 // side; any other needs a check of the series kinds in the mating side's series.
-                let not_by: Vec<bool> = series.iter().map(|&(_, n)| !n).collect();
-                if !self.checked_by(stm, &not_by) {
+                if !self.checked_by(stm, &series.may_mate) {
                     return Some(GameEnd {
                         winner: side_wins(stm),
                         reason: "checkmate by forbidden pieces",
                     });
                 }
-                let kinds: Vec<bool> = series.iter().map(|&(k, _)| k).collect();
-                if !self.check_series_holds(&kinds) {
+                if !self.check_series_holds(&series.series) {
                     return Some(GameEnd {
                         winner: Winner::Draw,
                         reason: "checkmate without a series check",

@@ -234,8 +234,17 @@ pub struct Tables {
     pub bikjang: bool,
     /// `lion-trade`, per kind: (a protected kind, a kind whose capture on the way does not count).
     pub lion_trade: Option<Vec<(bool, bool)>>,
-    /// `checkmate-series`, per kind: (its check makes a series of checks mate, it may not mate alone).
-    pub checkmate_series: Option<Vec<(bool, bool)>>,
+    /// `checkmate-series`, per kind masks for `Position::checked_by`.
+    pub checkmate_series: Option<CheckmateSeriesTables>,
+}
+
+/// `checkmate-series`, per kind.
+#[derive(Clone, Debug)]
+pub struct CheckmateSeriesTables {
+    /// Its check makes the series of checks a mate.
+    pub series: Vec<bool>,
+    /// It may give mate alone (not a `not-by` kind): a mate needs a check by one of these.
+    pub may_mate: Vec<bool>,
 }
 
 /// Hands and drops, per kind.
@@ -502,12 +511,21 @@ impl Tables {
                 .map(|p| (l.kinds.contains(&p.letter), l.over.contains(&p.letter)))
                 .collect::<Vec<_>>()
         });
-        let checkmate_series = end.checkmate_series.as_ref().map(|c| {
-            v.pieces
-                .iter()
-                .map(|p| (c.kinds.contains(&p.letter), c.not_by.contains(&p.letter)))
-                .collect::<Vec<_>>()
-        });
+        let checkmate_series = end
+            .checkmate_series
+            .as_ref()
+            .map(|c| CheckmateSeriesTables {
+                series: v
+                    .pieces
+                    .iter()
+                    .map(|p| c.kinds.contains(&p.letter))
+                    .collect(),
+                may_mate: v
+                    .pieces
+                    .iter()
+                    .map(|p| !c.not_by.contains(&p.letter))
+                    .collect(),
+            });
         // The trading rules judge a capture by what the move leaves attacked: every move is tested.
         let full_legality = (has_royal && !classic)
             || !end.giving_check

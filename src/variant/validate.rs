@@ -810,15 +810,27 @@ impl Checker<'_> {
             return Some(None);
         };
         let l = l.clone();
-        let kinds = self.letters(&l.kinds, declared, "lion-trade pieces");
-        let over = match &l.over {
-            Some(o) => self.letters(o, declared, "lion-trade `over` pieces"),
+        let (kinds, over) =
+            self.letters_and_more(&l.kinds, l.over.as_ref(), declared, "lion-trade", "over")?;
+        Some(Some(crate::variant::model::LionTrade { kinds, over }))
+    }
+
+    /// A key's kinds and its optional second list (`KEY LETTERS [WORD LETTERS]`), each checked
+    /// against the declared letters; both are checked before either error is returned.
+    fn letters_and_more(
+        &mut self,
+        first: &Spanned<String>,
+        second: Option<&Spanned<String>>,
+        declared: &BTreeSet<char>,
+        key: &str,
+        word: &str,
+    ) -> Option<(Vec<char>, Vec<char>)> {
+        let first = self.letters(first, declared, &format!("{key} pieces"));
+        let second = match second {
+            Some(o) => self.letters(o, declared, &format!("{key} `{word}` pieces")),
             None => Some(Vec::new()),
         };
-        Some(Some(crate::variant::model::LionTrade {
-            kinds: kinds?,
-            over: over?,
-        }))
+        Some((first?, second?))
     }
 
     fn checkmate_series(
@@ -829,14 +841,16 @@ impl Checker<'_> {
             return Some(None);
         };
         let c = c.clone();
-        let kinds = self.letters(&c.kinds, declared, "checkmate-series pieces");
-        let not_by = match &c.not_by {
-            Some(n) => self.letters(n, declared, "checkmate-series `not-by` pieces"),
-            None => Some(Vec::new()),
-        };
+        let (kinds, not_by) = self.letters_and_more(
+            &c.kinds,
+            c.not_by.as_ref(),
+            declared,
+            "checkmate-series",
+            "not-by",
+        )?;
         Some(Some(crate::variant::model::CheckmateSeries {
-            kinds: kinds?,
-            not_by: not_by?,
+            kinds,
+            not_by,
         }))
     }
 
