@@ -305,6 +305,11 @@ struct OpeningsArgs {
     nodes: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write each opening as its moves from the start (as XBoard writes them) instead of its FEN,
+    /// for a peer that cannot take a position by `setboard`; the same options give the same
+    /// openings line by line.
+    #[arg(long)]
+    moves: bool,
     /// Output file (default: standard output).
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -763,6 +768,7 @@ fn openings(a: OpeningsArgs) -> anyhow::Result<ExitCode> {
         depth: a.depth,
         nodes: a.nodes,
         seed: a.seed,
+        moves: a.moves,
     };
     let tty = std::io::stderr().is_terminal();
     let suite = generate(&opts, &mut |kept, tried| {

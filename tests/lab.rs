@@ -39,6 +39,40 @@ fn every_variant_has_a_suite() {
     }
 }
 
+/// A suite written as moves (for a peer that cannot take a FEN) replays legally from the start
+/// and names its command.
+#[test]
+fn move_suites_replay_from_the_start() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in acedrex::variant::builtin_names() {
+        let path = root.join("openings").join(format!("{name}.moves"));
+        if !path.exists() {
+            continue;
+        }
+        let lines = acedrex::lab::openings::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(lines.len() >= 20, "{name}: only {} openings", lines.len());
+        let game = acedrex::game::Game::new(acedrex::variant::load(name).unwrap());
+        let mut seen = std::collections::HashSet::new();
+        for line in &lines {
+            let mut pos = acedrex::position::Position::start(&game);
+            for text in line.split_whitespace() {
+                let m = pos
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("{name}: {line}: {e}"));
+                pos.make(m);
+            }
+            assert!(pos.game_end().is_none(), "{name}: {line} is over");
+            assert!(seen.insert(pos.hash()), "{name}: {line} twice");
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&format!("acedrex openings --variant {name} "))
+                && text.contains("--moves"),
+            "{name}: the header names its command"
+        );
+    }
+}
+
 fn sprt(dir: &Path, games: u32) -> std::process::Output {
     let bin = acedrex();
     Command::new(bin)

@@ -3,7 +3,10 @@
 //! the seed (one-thread searches to a fixed depth and node cap, a fresh table each time).
 //!
 //! A suite file holds one FEN per line; lines starting with `#` are comments (the header says
-//! which command wrote it).
+//! which command wrote it). With `moves`, each line is instead the walk's moves from the start, as
+//! XBoard writes them: for a peer that plays a variant but cannot take its positions by `setboard`
+//! (XBoard then plays the moves to both engines). The same options give the same openings in
+//! either form, line by line.
 
 use super::LabError;
 use crate::game::Game;
@@ -30,6 +33,8 @@ pub struct OpeningOptions {
     pub depth: u32,
     pub nodes: u64,
     pub seed: u64,
+    /// Write each opening as its moves from the start instead of its FEN.
+    pub moves: bool,
 }
 
 impl Default for OpeningOptions {
@@ -42,6 +47,7 @@ impl Default for OpeningOptions {
             depth: 6,
             nodes: 100_000,
             seed: 1,
+            moves: false,
         }
     }
 }
@@ -50,31 +56,46 @@ impl OpeningOptions {
     /// The command line that regenerates the suite (written in its header).
     pub fn command(&self) -> String {
         format!(
-            "acedrex openings --variant {} --count {} --plies {} --bound {} --depth {} --nodes {} --seed {}",
-            self.variant, self.count, self.plies, self.bound, self.depth, self.nodes, self.seed
+            "acedrex openings --variant {} --count {} --plies {} --bound {} --depth {} --nodes {} --seed {}{}",
+            self.variant,
+            self.count,
+            self.plies,
+            self.bound,
+            self.depth,
+            self.nodes,
+            self.seed,
+            if self.moves { " --moves" } else { "" }
         )
     }
 }
 
-/// A generated suite: the FENs and how many candidates were tried.
+/// A generated suite: the FENs, the moves that reach each from the start (XBoard's text, one
+/// line an opening), and how many candidates were tried.
 #[derive(Debug, Clone)]
 pub struct Suite {
     pub fens: Vec<String>,
+    pub moves: Vec<String>,
     pub tried: usize,
 }
 
 impl Suite {
-    /// The file text: a header with the command, then one FEN per line.
+    /// The file text: a header with the command, then one FEN (or line of moves) per line.
     pub fn text(&self, opts: &OpeningOptions) -> String {
         let mut out = format!(
-            "# {} balanced openings for {}: {} random plies, filter search within ±{} cp\n# {}\n",
+            "# {} balanced openings for {}: {} random plies, filter search within ±{} cp{}\n# {}\n",
             self.fens.len(),
             opts.variant,
             opts.plies,
             opts.bound,
+            if opts.moves {
+                ", as moves from the start"
+            } else {
+                ""
+            },
             opts.command()
         );
-        for f in &self.fens {
+        let lines = if opts.moves { &self.moves } else { &self.fens };
+        for f in lines {
             out += f;
             out.push('\n');
         }
@@ -91,12 +112,19 @@ pub fn generate(
     let variant =
         crate::variant::load(&opts.variant).map_err(|e| LabError::Variant(e.to_string()))?;
     let game: Arc<Game> = Game::new(variant);
+    if opts.moves && game.variant.shuffle.is_some() {
+        return Err(LabError::Variant(format!(
+            "{}: a shuffle variant's openings start from other arrangements; they are written as FENs",
+            opts.variant
+        )));
+    }
     let start = Position::start(&game);
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
     let mut engine = Engine::new(16, 1);
     let stop = Arc::new(AtomicBool::new(false));
     let mut seen = HashSet::new();
     let mut fens = Vec::new();
+    let mut lines = Vec::new();
     let mut tried = 0;
     while fens.len() < opts.count && tried < 50 * opts.count.max(1) {
         tried += 1;
@@ -105,7 +133,8 @@ pub fn generate(
             let setup = game.variant.random_start(rng.random::<u64>());
             Position::from_setup(&game, &setup).expect("a shuffled start loads")
         });
-        let Some(mut pos) = random_walk(shuffled.as_ref().unwrap_or(&start), opts.plies, &mut rng)
+        let Some((mut pos, moves)) =
+            random_walk(shuffled.as_ref().unwrap_or(&start), opts.plies, &mut rng)
         else {
             continue;
         };
@@ -128,23 +157,36 @@ pub fn generate(
         let r = engine.search(&pos, &limits, &stop, &mut |_| {});
         if matches!(r.score, Score::Cp(v) if v.abs() <= opts.bound) {
             fens.push(pos.fen());
+            lines.push(moves.join(" "));
         }
         on_progress(fens.len(), tried);
     }
-    Ok(Suite { fens, tried })
+    Ok(Suite {
+        fens,
+        moves: lines,
+        tried,
+    })
 }
 
-/// `plies` uniformly random legal moves; None if the game ends on the way.
-fn random_walk(start: &Position, plies: u32, rng: &mut ChaCha8Rng) -> Option<Position> {
+/// `plies` uniformly random legal moves, and their text as XBoard writes them; None if the game
+/// ends on the way.
+fn random_walk(
+    start: &Position,
+    plies: u32,
+    rng: &mut ChaCha8Rng,
+) -> Option<(Position, Vec<String>)> {
     let mut pos = start.clone();
+    let mut texts = Vec::new();
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() || pos.game_end_with(moves.len()).is_some() {
             return None;
         }
-        pos.make(moves[rng.random_range(0..moves.len())]);
+        let m = moves[rng.random_range(0..moves.len())];
+        texts.push(crate::protocol::xboard::gui_move(&pos, m));
+        pos.make(m);
     }
-    Some(pos)
+    Some((pos, texts))
 }
 
 /// Reads a suite file: its FENs in order.
@@ -175,6 +217,7 @@ mod tests {
             depth: 3,
             nodes: 5_000,
             seed,
+            moves: false,
         }
     }
 
@@ -212,6 +255,34 @@ mod tests {
                 r.score
             );
         }
+    }
+
+    #[test]
+    fn moves_form_reaches_the_same_positions() {
+        let mut opts = small(5);
+        opts.variant = "chu".into();
+        let s = generate(&opts, &mut |_, _| {}).unwrap();
+        let game = Game::new(crate::variant::load("chu").unwrap());
+        assert_eq!(s.moves.len(), s.fens.len());
+        for (line, fen) in s.moves.iter().zip(&s.fens) {
+            let mut pos = Position::start(&game);
+            for text in line.split_whitespace() {
+                let m = pos
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("{line}: {e}"));
+                pos.make(m);
+            }
+            assert_eq!(&pos.fen(), fen, "{line}");
+        }
+        opts.moves = true;
+        let text = s.text(&opts);
+        assert!(text.contains("--moves"));
+        assert_eq!(parse(&text), s.moves);
+        opts.variant = "fischerandom".into();
+        assert!(
+            generate(&opts, &mut |_, _| {}).is_err(),
+            "a shuffle start has no moves form"
+        );
     }
 
     #[test]

@@ -919,7 +919,7 @@ fn first_word(line: &str) -> &str {
 
 /// A move as XBoard reads it: Chess960 castling as `O-O` / `O-O-O` (XBoard's FischerRandom
 /// castling; the side is the partner's, the king may not move at all), else coordinates.
-fn gui_move(pos: &Position, m: Move) -> String {
+pub fn gui_move(pos: &Position, m: Move) -> String {
     if m.kind() == MoveKind::Castle && pos.game().tables.castle_any.is_some() {
         return if m.extra() > m.from { "O-O" } else { "O-O-O" }.to_string();
     }
