@@ -291,6 +291,20 @@ fn rule_keys_are_checked_with_positions() {
 }
 
 #[test]
+fn a_stalemated_bughouse_side_loses_and_a_crazyhouse_one_draws() {
+    // Fairy-Stockfish at `go depth 3`: bughouse `score mate 0`, crazyhouse `score cp 0`.
+    let fen = "k7/8/1Q6/8/8/8/8/2K5[] b - - 0 1";
+    assert_eq!(
+        end("bughouse", fen),
+        Some((Winner::White, "stalemate"))
+    );
+    assert_eq!(
+        end("crazyhouse", fen),
+        Some((Winner::Draw, "stalemate"))
+    );
+}
+
+#[test]
 fn antichess_losing_every_piece_or_being_stalemated_wins() {
     // Fairy-Stockfish: Black has no piece left; it has no move, and it has won.
     let bare = "8/8/8/8/8/8/8/P7 b - - 0 1";

@@ -285,6 +285,7 @@ def play_game(a, n, opening, first_white, display, out):
             '-testLegality', 'true', '-checkMates', 'true', '-testClaims', 'true',
             '-materialDraws', 'true', '-trivialDraws', 'false', '-ruleMoves', str(a.rule_moves),
             '-repeatsToDraw', str(a.repeats), '-adjudicateDrawMoves', str(a.max_moves),
+            *(['-adjudicateLossThreshold', str(-a.resign)] if a.resign else []),
             '-sgf', str(pgn), '-pgnExtendedInfo', 'true', '-saveOutOfBookInfo', 'false',
             '-debug', '-nameOfDebugFile', str(debug),
             *opening_args(opening, gamedir, a.variant), *shlex.split(a.xboard_args)]
@@ -448,6 +449,10 @@ def main():
     ap.add_argument('--max-moves', type=int, default=300, help='draw after this many moves (each side)')
     ap.add_argument('--rule-moves', type=int, default=50, help='draw after N reversible moves (0: off)')
     ap.add_argument('--repeats', type=int, default=3, help='draw at the N-th repetition')
+    ap.add_argument('--resign', type=int, default=0, metavar='CP',
+                    help='adjudicate a loss when both engines agree for 6 plies that one side is CP '
+                         'centipawns or more behind (0: off; the games of a peer that never resigns '
+                         'and cannot be mated within the move cap still end)')
     ap.add_argument('--stall', type=float, help='seconds without protocol traffic that count as a hang')
     ap.add_argument('--xboard', default='/usr/games/xboard')
     ap.add_argument('--xboard-args', default='', help='more XBoard options, appended as written')
