@@ -14,6 +14,7 @@ runner's summary) and the per-game protocol logs OUTDIR/game-N.debug. Fails (exi
 import glob
 import json
 import os
+import re
 import sys
 
 outdir, role, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -50,6 +51,30 @@ for path in sorted(glob.glob(os.path.join(outdir, 'game-*.debug'))):
         if role == 'first' and 'did not send setup' in line:
             problems.append(f'{os.path.basename(path)}: XBoard: {line.strip()}')
 
+def claim_context(game):
+    """The last moves XBoard passed on and any `Illegal move` line an engine sent, from a game's
+    protocol log: what a failed run in CI leaves to look at."""
+    path = os.path.join(outdir, f'game-{game}.debug')
+    if not os.path.exists(path):
+        return []
+    sent, out = [], []
+    for line in open(path, encoding='utf-8', errors='replace'):
+        line = line.rstrip('\n')
+        m = re.search(r'>(first|second) : (?:usermove \d+ >\w+ : )?'
+                      r'([a-p]\d+[a-p]\d+\S*|\+?[A-Za-z]@[a-p]\d+|O-O(?:-O)?)$', line)
+        if m:
+            sent.append(f'to {m[1]} {m[2]}')
+        for who in ('first', 'second'):
+            if f'<{who} : Illegal move' in line:
+                out.append(f'  {who} sent: ' + line.split(f'<{who} : ', 1)[1])
+    return [f'  last moves passed on: {"; ".join(sent[-6:])}'] + out
+
+
+for g in summary['game_list']:
+    if g['ending'] in ('illegal move', 'false claim'):
+        print(f"game {g['game']}:")
+        for line in claim_context(g['game']):
+            print(line)
 for p in problems:
     print('FAIL:', p)
 print(f"{outdir}: {summary['finished']} games, score {summary['score']} (acedrex {role}), {len(problems)} problems")
