@@ -60,13 +60,14 @@ def claim_context(game):
     sent, out = [], []
     for line in open(path, encoding='utf-8', errors='replace'):
         line = line.rstrip('\n')
-        m = re.search(r'>(first|second) : (?:usermove \d+ >\w+ : )?'
+        # XBoard pads the shorter name: `>first : ` but `>second: `.
+        m = re.search(r'>(first|second) ?: (?:usermove \d+ >\w+ ?: )?'
                       r'([a-p]\d+[a-p]\d+\S*|\+?[A-Za-z]@[a-p]\d+|O-O(?:-O)?)$', line)
         if m:
             sent.append(f'to {m[1]} {m[2]}')
-        for who in ('first', 'second'):
-            if f'<{who} : Illegal move' in line:
-                out.append(f'  {who} sent: ' + line.split(f'<{who} : ', 1)[1])
+        for who in ('first ', 'second'):
+            if f'<{who}: Illegal move' in line:
+                out.append(f'  {who.strip()} sent: ' + line.split(f'<{who}: ', 1)[1])
     return [f'  last moves passed on: {"; ".join(sent[-6:])}'] + out
 
 
