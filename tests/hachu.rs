@@ -356,3 +356,22 @@ fn chu_forbids_a_move_that_repeats_a_position() {
     }
     assert!(legal_texts(&mut pos).contains(&"g8g10".to_string()));
 }
+
+/// Passing by stepping out and back leaves the same position whichever piece does it: HaChu
+/// lists one pass, the Soaring Eagle's where it and the Lion both can (the position of a game
+/// against HaChu in which HaChu answered the Lion's `e9e9` "Illegal move" and accepted `f6f6`;
+/// every pass acedrex offered along two such games, 350 positions, HaChu accepted).
+#[test]
+fn chu_has_one_pass_written_from_the_least_valuable_piece() {
+    let g = game("chu");
+    let fen = "1v2g1k1s3/3r1tetg3/10v1/2s1N3p2l/1pp5i1f1/3+r1+B1n2p1/5+D6/4P7/1P5E1+VF1/12/\
+               1FS1TO1T1S2/2C1GK1G1C2 w - - 0 120";
+    let moves = legal_texts(&mut Position::from_fen(&g, fen).unwrap());
+    let passes: Vec<&String> = moves
+        .iter()
+        .filter(|m| !m.contains(',') && m[..m.len() / 2] == m[m.len() / 2..])
+        .collect();
+    assert_eq!(passes, ["f6f6"], "{moves:?}");
+    // Only the pass is merged: the Lion keeps its other moves (HaChu accepts e9e8 here).
+    assert!(moves.contains(&"e9e8".to_string()), "{moves:?}");
+}

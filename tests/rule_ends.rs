@@ -294,14 +294,8 @@ fn rule_keys_are_checked_with_positions() {
 fn a_stalemated_bughouse_side_loses_and_a_crazyhouse_one_draws() {
     // Fairy-Stockfish at `go depth 3`: bughouse `score mate 0`, crazyhouse `score cp 0`.
     let fen = "k7/8/1Q6/8/8/8/8/2K5[] b - - 0 1";
-    assert_eq!(
-        end("bughouse", fen),
-        Some((Winner::White, "stalemate"))
-    );
-    assert_eq!(
-        end("crazyhouse", fen),
-        Some((Winner::Draw, "stalemate"))
-    );
+    assert_eq!(end("bughouse", fen), Some((Winner::White, "stalemate")));
+    assert_eq!(end("crazyhouse", fen), Some((Winner::Draw, "stalemate")));
 }
 
 #[test]

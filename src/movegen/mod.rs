@@ -40,6 +40,9 @@ impl Position {
             let from = self.plist[self.side.index()][i];
             self.piece_moves(from, out);
         }
+        if self.game().tables.moves_in_place {
+            self.one_pass_in_place(out, start);
+        }
         if self.game().tables.hand.drops {
             self.drops(out);
         }
@@ -47,6 +50,45 @@ impl Position {
         if self.game().tables.pass {
             self.pass_move(out);
         }
+    }
+
+    /// Pieces that can pass by stepping out and back (the Lion's `mabK`) all leave the same
+    /// position: one move, as HaChu counts and accepts it, written from the least valuable of them
+    /// (by the file's `value`; the first kind in the file on a tie, then the lowest square).
+    fn one_pass_in_place(&self, out: &mut Vec<Move>, start: usize) {
+        let is_pass = |m: &Move| {
+            m.from == m.to
+                && m.kind() == MoveKind::Normal
+                && !m.is_capture()
+                && m.promotion().is_none()
+        };
+        let passes = out[start..].iter().filter(|m| is_pass(m)).count();
+        if passes < 2 {
+            return;
+        }
+        let pieces = &self.game().variant.pieces;
+        let rank = |m: &Move| {
+            let k = self.board[m.from as usize].kind().index();
+            (pieces[k].value.unwrap_or(i32::MAX), k, m.from)
+        };
+        let keep = out[start..]
+            .iter()
+            .filter(|m| is_pass(m))
+            .min_by_key(|m| rank(m))
+            .copied();
+        let (mut w, mut kept) = (start, false);
+        for r in start..out.len() {
+            let m = out[r];
+            if is_pass(&m) {
+                if kept || Some(m) != keep {
+                    continue;
+                }
+                kept = true;
+            }
+            out[w] = m;
+            w += 1;
+        }
+        out.truncate(w);
     }
 
     /// Drops of the side to move: each kind in hand on each empty square of its drop ranks (and

@@ -27,10 +27,13 @@ pub fn available(pos: &Position) -> bool {
 
 /// The material `m` wins for the side that plays it after the best sequence of recaptures on
 /// its square, in centipawns; `None` for moves the exchange cannot follow (castling, drops,
-/// captures away from the destination). Legality (pins, checks) is not considered.
+/// en passant). A locust move wins what it takes on its way as well, and that piece is gone
+/// from the board the exchange is read through. Legality (pins, checks) is not considered.
 pub fn see(pos: &Position, et: &EvalTables, m: Move) -> Option<i32> {
-    if !matches!(m.kind(), MoveKind::Normal | MoveKind::SetsEp)
-        || (m.is_capture() && m.captured_at() != m.to)
+    if !matches!(
+        m.kind(),
+        MoveKind::Normal | MoveKind::SetsEp | MoveKind::Locust
+    ) || (!m.captured().is_empty() && m.captured_at() != m.to)
     {
         return None;
     }
@@ -38,23 +41,25 @@ pub fn see(pos: &Position, et: &EvalTables, m: Move) -> Option<i32> {
     let target = m.to;
     let mover = pos.at(m.from);
     let mut gain = [0i32; MAX_DEPTH];
-    gain[0] = if m.is_capture() {
-        worth(m.captured().kind().index())
-    } else {
-        0
-    };
+    gain[0] = pos.victims(m).map(|v| worth(v.kind().index())).sum();
     // The piece standing on the square after the move, which the next capture takes.
     let mut on_square = worth(mover.kind().index());
     if let Some(p) = m.promotion() {
         gain[0] += worth(p.index()) - on_square;
         on_square = worth(p.index());
     }
-    let mut lifted = [0u16; MAX_DEPTH];
+    // The squares emptied so far: the mover's, the locust victim's, then each recapturer's.
+    let mut lifted = [0u16; MAX_DEPTH + 1];
     lifted[0] = m.from;
+    let mut n = 1;
+    if let Some(at) = m.locust_at() {
+        lifted[1] = at;
+        n = 2;
+    }
     let mut d = 0;
     let mut side = !mover.side();
     while d + 1 < MAX_DEPTH {
-        let Some((a, value)) = least_attacker(pos, et, target, side, &lifted[..=d]) else {
+        let Some((a, value)) = least_attacker(pos, et, target, side, &lifted[..n]) else {
             break;
         };
         d += 1;
@@ -64,7 +69,8 @@ pub fn see(pos: &Position, et: &EvalTables, m: Move) -> Option<i32> {
             break;
         }
         on_square = value;
-        lifted[d] = a;
+        lifted[n] = a;
+        n += 1;
         side = !side;
     }
     while d > 0 {
@@ -163,6 +169,25 @@ mod tests {
         // A king does not recapture on a square the other side still attacks.
         let v = see_of("chess", "8/8/8/8/8/3k4/3p4/3QK3 w - - 0 1", "d1d2");
         assert_eq!(v, p);
+    }
+
+    #[test]
+    fn a_locust_move_wins_its_victim_on_the_way() {
+        let game = Game::new(crate::variant::builtin("chu").unwrap());
+        let (lion, dragon, pawn) = (value(&game, 'N'), value(&game, 'D'), value(&game, 'P'));
+        // The Lion takes the dragon on e6 and steps on to f5, where nothing attacks it.
+        let alone = "k11/12/12/12/12/12/4d7/3N8/12/12/12/K11 w - - 0 1";
+        assert_eq!(see_of("chu", alone, "d5e6,e6f5"), dragon);
+        // A gold on e7 guards e6: staying there loses the Lion, stepping back to d5 does not.
+        let guarded = "k11/12/12/12/12/4g7/4d7/3N8/12/12/12/K11 w - - 0 1";
+        assert_eq!(see_of("chu", guarded, "d5e6"), dragon - lion);
+        assert_eq!(see_of("chu", guarded, "d5e6,e6d5"), dragon);
+        // A pawn on f6 guards f5; the dragon is gone from e6 when the exchange is read.
+        let pawn_on_f6 = "k11/12/12/12/12/12/4dp6/3N8/12/12/12/K11 w - - 0 1";
+        assert_eq!(see_of("chu", pawn_on_f6, "d5e6,e6f5"), dragon - lion);
+        // Taking the pawn on the way as well as the dragon at the end: both are won.
+        let both = "k11/12/12/12/12/12/4p7/3N1d6/12/12/12/K11 w - - 0 1";
+        assert_eq!(see_of("chu", both, "d5e6,e6f5"), pawn + dragon);
     }
 
     fn value(game: &std::sync::Arc<Game>, letter: char) -> i32 {

@@ -230,6 +230,8 @@ pub struct Tables {
     pub track_origin: bool,
     /// A side not in check may pass (`pass yes`).
     pub pass: bool,
+    /// Some piece can come back to its own square (a Lion's pass, igui): such passes are one move.
+    pub moves_in_place: bool,
     /// Royal pieces facing each other must part, or a pass ends the game (`bikjang yes`).
     pub bikjang: bool,
     /// `lion-trade`, per kind: (a protected kind, a kind whose capture on the way does not count).
@@ -404,6 +406,9 @@ impl Tables {
             });
         }
         let castling = pieces.iter().any(|p| !p.program[0].castles.is_empty());
+        let moves_in_place = pieces
+            .iter()
+            .any(|p| p.program.iter().any(|g| g.revisits_origin));
         // `drop-castling`: these kinds are castling partners wherever the start puts them.
         for &c in v.hand.drop_castling.iter().flat_map(|(_, l)| l) {
             if let Some(i) = v.piece_index(c) {
@@ -683,6 +688,7 @@ impl Tables {
             piece_flip: v.piece_promotion.as_ref().is_some_and(|p| p.flip),
             piece_zone,
             pass: end.pass && has_royal,
+            moves_in_place,
             bikjang: end.bikjang && has_royal,
             lion_trade,
             checkmate_series,
