@@ -348,6 +348,24 @@ def play_game(a, n, opening, first_white, display, out):
 
 # ------------------------------------------------------------------ the match
 
+def elo(wins, draws, losses):
+    """Logistic Elo of a score with its 95 % interval, from the per-game variance of the
+    results (the trinomial model): (elo, low, high), None where no games were played. A score of
+    0 or 1 is held just inside (half a point from the end), so a sweep reads as a bound."""
+    n = wins + draws + losses
+    if n == 0:
+        return None
+    p = (wins + 0.5 * draws) / n
+    var = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n
+    half = 1.96 * math.sqrt(var / n)
+    edge = 0.5 / n
+
+    def to_elo(x):
+        x = min(max(x, edge), 1 - edge)
+        return -400 * math.log10(1 / x - 1)
+    return round(to_elo(p)), round(to_elo(p - half)), round(to_elo(p + half))
+
+
 def summarize(a, games, seconds_taken):
     engines = {}
     for role, name in zip(ROLES, (a.first_name, a.second_name)):
@@ -368,6 +386,7 @@ def summarize(a, games, seconds_taken):
             else:
                 e['losses'] += 1
         e['points'] = e['wins'] + 0.5 * e['draws']
+        e['elo'] = elo(e['wins'], e['draws'], e['losses'])
         engines[role] = e
     return {
         'variant': a.variant, 'tc': a.tc, 'games': len(games),
@@ -422,6 +441,8 @@ def selftest():
     assert on_move(log, 'first') == 'second' and on_move('', 'second') == 'second'
     assert engine_lines('5 <second: Error (unknown command): computer\n6 <first : pong 1\n', 'second') == [
         'Error (unknown command): computer']
+    assert elo(10, 0, 10) == (0, -163, 163), elo(10, 0, 10)
+    assert elo(0, 0, 0) is None and elo(3, 2, 0)[0] > 0 > elo(0, 2, 3)[0]
     print('xboard_match selftest ok')
 
 
@@ -501,7 +522,8 @@ def main():
     for role in ROLES:
         e = s['engines'][role]
         faults = ', '.join(f'{v} {k.replace("_", " ")}' for k, v in e.items() if k in FAULTS.values() and v)
-        say(f"{role:6} {e['name']}: {e['points']:g}/{e['games']} (+{e['wins']} ={e['draws']} -{e['losses']})"
+        rating = f", Elo {e['elo'][0]:+d} [{e['elo'][1]:+d}, {e['elo'][2]:+d}]" if e['elo'] else ''
+        say(f"{role:6} {e['name']}: {e['points']:g}/{e['games']} (+{e['wins']} ={e['draws']} -{e['losses']}){rating}"
             f"{'; ' + faults if faults else ''}"
             f"{'; sent ' + str(e['error_replies']) + ' Illegal move/Error replies' if e['error_replies'] else ''}")
     say(f"{s['finished']}/{s['games']} games finished in {s['seconds']}s; endings: "
