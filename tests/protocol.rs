@@ -306,6 +306,31 @@ fn xboard_undo_remove_setboard_in_force_mode() {
     insta::assert_snapshot!(out);
 }
 
+/// HaChu sends its pass as XBoard's null move `@@@@`: it is the position's pass, and where nothing
+/// can pass it is an illegal move, not an unknown command.
+#[test]
+fn xboard_null_move_is_the_pass() {
+    let out = xboard(
+        "new\nvariant lion\nforce\nusermove b2b3\nusermove b7b6\nfen\nusermove @@@@\nfen\n\
+         usermove @@@@\nfen\nnew\nvariant lion\nforce\nusermove @@@@\n@@@@\n",
+    );
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("# fen") || l.starts_with("Illegal") || l.starts_with("Error"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "# fen rlbqkbnr/p1pppppp/1p6/8/8/1P6/P1PPPPPP/RLBQKBNR w KQkq - 0 2",
+            "# fen rlbqkbnr/p1pppppp/1p6/8/8/1P6/P1PPPPPP/RLBQKBNR b KQkq - 1 2",
+            "# fen rlbqkbnr/p1pppppp/1p6/8/8/1P6/P1PPPPPP/RLBQKBNR w KQkq - 2 3",
+            "Illegal move (not legal here): @@@@",
+            "Illegal move (not legal here): @@@@",
+        ],
+        "{out}"
+    );
+}
+
 #[test]
 fn xboard_edit_mode() {
     let out = xboard(

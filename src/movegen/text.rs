@@ -4,6 +4,8 @@
 //! shogi's `a1a2-`); drops as `P@e4` (the letter upper case for both sides, as
 //! XBoard and Fairy-Stockfish write them; either case is read), `+P@e4` for a drop as the promoted form; a move that takes a piece on its
 //! way as its two legs, `f5g6,g6h7` (XBoard's form; igui, taking without moving, is `f5g6,g6f5`).
+//! A pass is written as the passing piece's move to its own square (`f5f5`); XBoard's null move
+//! `@@@@`, which HaChu sends for its pass, is read as the position's pass.
 //! A gating move carries the gated piece's letter as the suffix (`b1c3h`, as XBoard, Fairy-Max and
 //! Fairy-Stockfish write Seirawan moves); castling that gates on the partner's square is written
 //! as the partner moving onto the royal piece (`h1e1h`), on the royal's square as castling (`e1g1h`).
@@ -85,6 +87,20 @@ impl Position {
         let t = &self.game().tables;
         let (files, ranks) = (t.files, t.ranks);
         let syntax = || MoveError::Syntax(text.to_string());
+        // XBoard's null move, which HaChu sends for its pass: the position's one pass.
+        if text == "@@@@" {
+            return self
+                .legal_moves()
+                .into_iter()
+                .find(|m| {
+                    m.kind() == MoveKind::Pass
+                        || (m.from == m.to
+                            && m.kind() == MoveKind::Normal
+                            && !m.is_capture()
+                            && m.promotion().is_none())
+                })
+                .ok_or_else(|| MoveError::Illegal(text.to_string()));
+        }
         if let Some((letter, square)) = text.split_once('@') {
             let (promoted, letter) = match letter.strip_prefix('+') {
                 Some(l) => (true, l),

@@ -958,6 +958,7 @@ fn looks_like_move(word: &str) -> bool {
     let b = word.as_bytes();
     word.starts_with("O-O")
         || word.starts_with("0-0")
+        || word == "@@@@"
         || (b.len() >= 4 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
         || (b.len() >= 4 && b[0].is_ascii_alphabetic() && b[1] == b'@')
         || (b.len() >= 5 && b[0] == b'+' && b[2] == b'@')
