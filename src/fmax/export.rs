@@ -650,6 +650,12 @@ fn rule_warnings(v: &Variant, warnings: &mut Vec<String>) {
                 .into(),
         );
     }
+    if v.castling.files.is_some() {
+        w(
+            "castling-files: Fairy-Max castles by the `O` distances as written (White's), mirrored left to right for Black, not onto the same files"
+                .into(),
+        );
+    }
     if v.shuffle.is_some() {
         w("shuffled starts: the exported block holds only the `start` arrangement".into());
     }
