@@ -940,7 +940,7 @@ fn imported_rule_blocks_play_like_the_shipped_files() {
         ("king-of-the-hill.txt", "kingofthehill"),
         ("spartan.txt", "spartan"),
         ("almost-wildebeest.txt", "almost-wildebeest"),
-        ("janus.txt", "janus"),
+        ("janus.txt", "fmax-janus"),
         ("fairy-fide-clobberers.txt", "fairy-fide-clobberers"),
         ("fairy-nutters-clobberers.txt", "fairy-nutters-clobberers"),
         ("cambodian-2.txt", "fmax-cambodian"),
