@@ -284,7 +284,9 @@ CASTLING = {
     'janus': ['r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1', 'r3k4r/10/10/10/10/10/10/R3K4R b KQkq - 0 1',
               'r3k4r/10/10/10/10/10/2b7/R3K4R w KQkq - 0 1', 'r3k4r/10/10/10/10/2R7/10/R3K4R b KQkq - 0 1',
               'r3k4r/10/10/10/10/10/10/R3K4R w Kq - 0 1', 'rj2k3jr/10/10/10/10/10/10/R3K4R b KQkq - 0 1',
-              'r3k4r/10/10/10/10/10/10/R3K4R b Qk - 0 1'],
+              'r3k4r/10/10/10/10/10/10/R3K4R b Qk - 0 1',
+              # A king with rights off its start file still lands on b and i (d1b1, d1i1).
+              'r3k4r/10/10/10/10/10/10/R2K5R w KQkq - 0 1'],
     'gothic': ['r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1', 'r4k3r/10/4B5/10/10/10/10/R4K3R b KQkq - 0 1'],
     'centaur': ['r4k3r/10/10/10/10/10/5q4/R4K3R w KQkq - 0 1', 'r4k3r/10/10/10/10/10/10/R4K3R b KQkq - 0 1'],
     'modern': ['r3k3r/9/9/9/9/9/9/9/R3K3R b KQkq - 0 1', 'r3k3r/9/9/9/9/9/9/4b4/R3K3R w KQkq - 0 1'],
