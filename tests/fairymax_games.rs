@@ -59,7 +59,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("fairy-rookies-clobberers", "fairy/Rookies-Clobberers"),
     ("fairy-nutters-rookies", "fairy/Nutters-Rookies"),
     ("fairy-rookies-nutters", "fairy/Rookies-Nutters"),
-    ("janus", "janus"),
+    ("fmax-janus", "janus"),
     ("spartan", "spartan"),
     ("almost-wildebeest", "almost-wildebeest"),
     ("makruk", "makruk"),

@@ -793,6 +793,48 @@ fn fairymax_plays_the_exported_fairy_max_games() {
     let _ = std::fs::remove_file(path);
 }
 
+/// `castling-files`: janus exports as one king type whose castling rays land on b and i for
+/// both colours, and Fairy-Max playing that block castles as acedrex does on both wings, White
+/// and Black, once the back ranks are clear.
+#[test]
+fn fairymax_castles_the_exported_janus_onto_the_same_files() {
+    let v = acedrex::variant::builtin("janus").expect("built-in");
+    let (ini, _) = acedrex::fmax::export(std::slice::from_ref(&v)).expect("exports");
+    let kings: Vec<_> = block_types(&ini, "janus")
+        .into_iter()
+        .filter(|t| t.0 == 'K')
+        .collect();
+    assert_eq!(kings.len(), 1, "one king type for both colours:\n{ini}");
+    if !installed(FAIRYMAX) {
+        return;
+    }
+    let path = temp_ini("janus-castling", &ini);
+    let game = Game::new(v.clone());
+    let clear = "c1d3 c8d6 h1g3 h8g6 c2c3 c7c6 d1c2 d8c7 h2h3 h7h6 g1h2 g8h7 b1a3 b8a6 i1j3 i8j6 \
+                 f2f3 f7f6 f1f2 f8f7";
+    let mut e = Engine::start(FAIRYMAX, &path);
+    e.ask(&["xboard", "protover 2"]);
+    for (extra, castles) in [("", ["e1b1", "e1i1"]), (" b2b3", ["e8b8", "e8i8"])] {
+        let line: Vec<String> = format!("{clear}{extra}")
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let mut pos = Position::start(&game);
+        for m in &line {
+            let mv = pos.parse_move(m).expect("own move");
+            pos.make(mv);
+        }
+        let want = acedrex_legal(&mut pos);
+        for c in castles {
+            assert!(want.contains(c), "acedrex castles {c}: {want:?}");
+        }
+        let got = engine_legal(&mut e, "janus", &pos, Setup::Moves(&line), false);
+        assert_eq!(got, want, "janus after {line:?} ({})", pos.fen());
+    }
+    drop(e);
+    let _ = std::fs::remove_file(path);
+}
+
 /// ShaMax reads the same file: it lists every exported variant and agrees at the start.
 #[test]
 fn shamax_loads_the_exported_variants() {
@@ -940,7 +982,7 @@ fn imported_rule_blocks_play_like_the_shipped_files() {
         ("king-of-the-hill.txt", "kingofthehill"),
         ("spartan.txt", "spartan"),
         ("almost-wildebeest.txt", "almost-wildebeest"),
-        ("janus.txt", "janus"),
+        ("janus.txt", "fmax-janus"),
         ("fairy-fide-clobberers.txt", "fairy-fide-clobberers"),
         ("fairy-nutters-clobberers.txt", "fairy-nutters-clobberers"),
         ("cambodian-2.txt", "fmax-cambodian"),

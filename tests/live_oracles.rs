@@ -32,6 +32,7 @@ const FAIRY_STOCKFISH_VARIANTS: &[&str] = &[
     "losalamos",
     "gothic",
     "embassy",
+    "janus",
     "centaur",
     "modern",
     "chancellor",

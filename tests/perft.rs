@@ -167,6 +167,11 @@ fn embassy_matches_fairy_stockfish() {
 }
 
 #[test]
+fn janus_matches_fairy_stockfish() {
+    run_suite("janus", include_str!("perft/janus.epd"));
+}
+
+#[test]
 fn centaur_matches_fairy_stockfish() {
     run_suite("centaur", include_str!("perft/centaur.epd"));
 }
@@ -474,6 +479,7 @@ fn colour_flipped_positions_have_equal_perft() {
         ("makruk", include_str!("perft/makruk.epd")),
         ("knightmate", include_str!("perft/knightmate.epd")),
         ("embassy", include_str!("perft/embassy.epd")),
+        ("janus", include_str!("perft/janus.epd")),
         ("modern", include_str!("perft/modern.epd")),
         ("gardner", include_str!("perft/gardner.epd")),
         ("xiangqi", include_str!("perft/xiangqi.epd")),

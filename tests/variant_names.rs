@@ -70,6 +70,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-nutters-rookies", &[]),
     ("fairy-rookies-nutters", &[]),
     ("janus", &["janus"]),
+    ("fmax-janus", &[]),
     ("spartan", &[]),
     ("almost-wildebeest", &[]),
     ("crazyhouse", &["crazyhouse"]),

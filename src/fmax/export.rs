@@ -407,27 +407,40 @@ fn number_types(
         PromotionTarget::Choice(l) => v.piece_index(l[0]),
         PromotionTarget::ByFile(_) => None,
     };
+    // Each colour's rays: Black's are White's turned round, but for `castling-files`, where each
+    // side's castling distance follows from its royal piece's start file.
+    let mut sided: Vec<[Vec<Ray>; 2]> = Vec::new();
+    for (i, white) in white_rays.iter().enumerate() {
+        let black: Vec<Ray> = white.iter().map(|r| r.negated()).collect();
+        sided.push(match v.castling.files {
+            Some(files) => [
+                castle_on_files(v, i, files, true, white)?,
+                castle_on_files(v, i, files, false, &black)?,
+            ],
+            None => [white.clone(), black],
+        });
+    }
     let symmetric = |i: usize| {
-        let mut a = white_rays[i].clone();
-        let mut b: Vec<Ray> = white_rays[i].iter().map(|r| r.negated()).collect();
+        let mut a = sided[i][0].clone();
+        let mut b = sided[i][1].clone();
         a.sort();
         b.sort();
         a == b
     };
     let mut entries: Vec<Type> = Vec::new();
     for i in (0..v.pieces.len()).filter(|&i| i != pawn) {
-        let black_rays: Vec<Ray> = white_rays[i].iter().map(|r| r.negated()).collect();
+        let black_rays = sided[i][1].clone();
         if symmetric(i) {
             entries.push(Type {
                 piece: i,
-                rays: white_rays[i].clone(),
+                rays: sided[i][0].clone(),
                 white: true,
                 black: true,
             });
         } else {
             entries.push(Type {
                 piece: i,
-                rays: white_rays[i].clone(),
+                rays: sided[i][0].clone(),
                 white: true,
                 black: false,
             });
@@ -802,6 +815,60 @@ fn stop_bits(stop: Stop, pawn: bool) -> Result<i32, String> {
     Ok(i32::from(stop.has(Stop::ENEMY)) | if stop.has(Stop::EMPTY) { 2 } else { 0 })
 }
 
+/// Fairy-Max's castling ray: towards `d` (±1), the king moving `n` (2 to 4) squares.
+fn castle_ray(d: i32, n: i32) -> Result<Ray, String> {
+    let step2 = match n {
+        2 => None,
+        3 => Some(2 * d),
+        4 => Some(3 * d),
+        _ => return Err(format!("castling over {n} squares (Fairy-Max: 2 to 4)")),
+    };
+    Ok(Ray::new(d, 0x34, step2))
+}
+
+/// `castling-files`: one colour's rays of piece `i` (board directions) with its castling rays
+/// rebuilt so the king lands on the two files from where that colour's piece starts.
+fn castle_on_files(
+    v: &Variant,
+    i: usize,
+    files: [u8; 2],
+    white: bool,
+    rays: &[Ray],
+) -> Result<Vec<Ray>, Inexpressible> {
+    if !rays.iter().any(|r| r.low() == 0x34) {
+        return Ok(rays.to_vec());
+    }
+    let p = &v.pieces[i];
+    let side = if white { Side::White } else { Side::Black };
+    let Some(((file, _), _)) = v
+        .start
+        .squares()
+        .find(|(_, s)| s.side == side && s.letter == p.letter)
+    else {
+        return Ok(rays.to_vec());
+    };
+    let mut out = Vec::new();
+    for r in rays {
+        if r.low() != 0x34 {
+            out.push(*r);
+            continue;
+        }
+        let d = r.step.signum();
+        let n = if d < 0 {
+            i32::from(file) - i32::from(files[0])
+        } else {
+            i32::from(files[1]) - i32::from(file)
+        };
+        out.push(castle_ray(d, n).map_err(|reason| Inexpressible::Move {
+            letter: p.letter,
+            name: p.name.clone(),
+            betza: p.betza_text.clone(),
+            reason: format!("castling-files: {reason}"),
+        })?);
+    }
+    Ok(out)
+}
+
 fn st(v: (i8, i8)) -> i32 {
     step_of((i32::from(v.0), i32::from(v.1)))
 }
@@ -812,16 +879,7 @@ fn piece_rays(paths: &[Path], pawn: bool, notes: &mut Vec<String>) -> Result<Vec
     let mut initial_single: Vec<i32> = Vec::new();
     for path in paths {
         match path {
-            Path::Castle { dir, n } => {
-                let d = i32::from(*dir);
-                let step2 = match n {
-                    2 => None,
-                    3 => Some(2 * d),
-                    4 => Some(3 * d),
-                    _ => return Err(format!("castling over {n} squares (Fairy-Max: 2 to 4)")),
-                };
-                out.insert(0, Ray::new(d, 0x34, step2));
-            }
+            Path::Castle { dir, n } => out.insert(0, castle_ray(i32::from(*dir), i32::from(*n))?),
             Path::Legs { initial: true, leg } => {
                 initial_rays(leg, pawn, &mut out, &mut initial_single)?
             }

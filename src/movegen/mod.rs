@@ -657,6 +657,18 @@ impl Position {
             return self.castle_any(from, dir, n, home[self.side.index()], own, out);
         }
         let dir = dir as i16;
+        // `castling-files`: the king lands on its side's file whatever its `O` distance.
+        let n = match self.game().tables.castle_files {
+            Some(files) => {
+                let target = files[usize::from(dir > 0)] as i16;
+                let n = (target - crate::geometry::file_of(from) as i16) * dir;
+                if n <= 0 {
+                    return;
+                }
+                n as u8
+            }
+            None => n,
+        };
         let mut sq = from as i16 + dir;
         let mut dist = 1;
         while self.board[sq as usize].is_empty() {

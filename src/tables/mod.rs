@@ -165,6 +165,9 @@ pub struct Tables {
     /// `castling-rook`: the partner is the first piece beyond the king, of the partner kind, not
     /// necessarily in the corner.
     pub castle_inner: bool,
+    /// `castling-files`: the files the castling king lands on towards the a-file and towards
+    /// the last file, for both colours, wherever it stands.
+    pub castle_files: Option<[u8; 2]>,
     pub royal_initial_safe: bool,
     /// `royal-in-check takes-checker`: a royal piece in check may only take its one checker.
     pub royal_takes_checker: bool,
@@ -617,6 +620,7 @@ impl Tables {
             castle_through_check: v.castling.through_check,
             castle_any,
             castle_inner: v.castling.rook.is_some(),
+            castle_files: v.castling.files,
             has_royal,
             self_attack,
             royal_initial_safe: v.royal_initial_moves_safe,

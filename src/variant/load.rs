@@ -296,6 +296,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         gating: child.gating.or(parent.gating),
         castling_any: child.castling_any.or(parent.castling_any),
         castling_rook: child.castling_rook.or(parent.castling_rook),
+        castling_files: child.castling_files.or(parent.castling_files),
         start_shuffle: child.start_shuffle.or(parent.start_shuffle),
         pass: child.pass.or(parent.pass),
         bikjang: child.bikjang.or(parent.bikjang),

@@ -298,6 +298,9 @@ pub struct CastlingRules {
     /// `castling-rook`: the partner is the outermost piece of this kind on the castling royal's
     /// rank, on either side (shako's rooks inside the elephants); else the pieces in the corners.
     pub rook: Option<char>,
+    /// `castling-files`: the files (from 0) a castling royal piece lands on towards the a-file
+    /// and towards the last file, for both colours alike; its `O` distance is then not used.
+    pub files: Option<[u8; 2]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -72,6 +72,7 @@ pub const KEYS: &[&str] = &[
     "eval",
     "castling-rook",
     "promotion-move",
+    "castling-files",
 ];
 
 fn usage(key: &str) -> &'static str {
@@ -154,6 +155,7 @@ fn usage(key: &str) -> &'static str {
             "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion, e.g. `eval N=310/290 mobility=120`"
         }
         "castling-rook" => "`castling-rook LETTER`, e.g. `castling-rook R`",
+        "castling-files" => "`castling-files FIRST LAST`, e.g. `castling-files b i`",
         "promotion-move" => {
             "`promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`, e.g. `promotion-move P to F on diagonals last-anywhere limit 1 no-attack`"
         }
@@ -638,6 +640,10 @@ impl FileParser {
             "castling-rook" => {
                 count(key, key_tok, args, 1, 1)?;
                 s.castling_rook = Some(args[0].spanned());
+            }
+            "castling-files" => {
+                count(key, key_tok, args, 2, 2)?;
+                s.castling_files = Some([args[0].spanned(), args[1].spanned()]);
             }
             "rights-by-file" => {
                 count(key, key_tok, args, 1, 1)?;

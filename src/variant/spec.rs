@@ -90,6 +90,8 @@ pub struct VariantSpec {
     pub castling_any: Option<Spanned<bool>>,
     /// `castling-rook LETTER`.
     pub castling_rook: Option<Spanned<String>>,
+    /// `castling-files FIRST LAST`: the two file words as written.
+    pub castling_files: Option<[Spanned<String>; 2]>,
     pub start_shuffle: Option<ShuffleSpec>,
     /// `pass yes|no`.
     pub pass: Option<Spanned<bool>>,
@@ -163,6 +165,7 @@ impl VariantSpec {
             gating: None,
             castling_any: None,
             castling_rook: None,
+            castling_files: None,
             start_shuffle: None,
             pass: None,
             bikjang: None,

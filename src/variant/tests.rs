@@ -17,7 +17,7 @@ fn every_builtin_is_valid() {
     for name in names {
         let v = builtin(name).unwrap_or_else(|| panic!("built-in {name} does not validate"));
         assert_eq!(v.name, name);
-        // A royal kind (two where the kings castle differently: janus, the Clobberers), or an
+        // A royal kind (two where the kings castle differently: fmax-janus, the Clobberers), or an
         // extinction rule that decides the game without one.
         let royals = v.pieces.iter().filter(|p| p.royal).count();
         assert!(

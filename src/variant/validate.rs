@@ -6,7 +6,7 @@ use super::model::*;
 use super::shuffle::Shuffle;
 use super::spec::*;
 use crate::betza;
-use crate::legs;
+use crate::legs::{self, Path};
 use crate::piece::id;
 use crate::setup::Setup;
 use crate::side::Side;
@@ -125,6 +125,7 @@ impl Checker<'_> {
                 .map(|v| v.first().copied()),
             None => Some(None),
         };
+        let castling_files = self.castling_files(board, pieces.as_deref());
         let promotion_move = self.promotion_move(&declared);
         let rights_by_file = match &spec.rights_by_file {
             Some(l) => self.letters(l, &declared, "rights-by-file pieces"),
@@ -168,6 +169,7 @@ impl Checker<'_> {
                     .is_some_and(|c| c.value),
                 any_file: spec.castling_any.as_ref().is_some_and(|c| c.value),
                 rook: castling_rook?,
+                files: castling_files?,
             },
             royal_initial_moves_safe: spec
                 .royal_initial_moves_safe
@@ -406,6 +408,76 @@ impl Checker<'_> {
             opposite_colours,
             drop_castling: drop_castling.flatten(),
         })
+    }
+
+    /// `castling-files FIRST LAST`: two file letters on the board, the a-side one first, in a
+    /// game where some piece castles, without `castling-partner any` (which places the royal piece
+    /// by its `O` distance). `None` when it is wrong (reported), `Some(None)` when absent.
+    fn castling_files(
+        &mut self,
+        board: Option<(u8, u8)>,
+        pieces: Option<&[PieceDef]>,
+    ) -> Option<Option<[u8; 2]>> {
+        let Some(words) = self.spec.castling_files.clone() else {
+            return Some(None);
+        };
+        let before = self.diags.len();
+        let mut files = [0u8; 2];
+        for (i, w) in words.iter().enumerate() {
+            let mut chars = w.value.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c @ 'a'..='z'), None) => {
+                    let f = c as u8 - b'a';
+                    if let Some((n, _)) = board
+                        && f >= n
+                    {
+                        self.err(
+                            &w.span,
+                            format!(
+                                "file `{c}` is off a board of {n} files: expected a file from `a` to `{}`",
+                                (b'a' + n - 1) as char
+                            ),
+                        );
+                    }
+                    files[i] = f;
+                }
+                _ => self.err(
+                    &w.span,
+                    format!(
+                        "`{}` is not a file: expected one file letter, e.g. `castling-files b i`",
+                        w.value
+                    ),
+                ),
+            }
+        }
+        if self.diags.len() == before && files[0] >= files[1] {
+            self.err(
+                &words[1].span,
+                format!(
+                    "file `{}` is not beyond `{}`: expected the a-side file first, e.g. `castling-files b i`",
+                    words[1].value, words[0].value
+                ),
+            );
+        }
+        if let Some(pieces) = pieces
+            && !pieces
+                .iter()
+                .any(|p| p.paths.iter().any(|x| matches!(x, Path::Castle { .. })))
+        {
+            self.err(
+                &words[0].span,
+                "`castling-files` but no piece castles: expected a piece with the castling atom `O` (`KisO2`)",
+            );
+        }
+        if let Some(any) = &self.spec.castling_any
+            && any.value
+        {
+            self.err(
+                &words[0].span,
+                "`castling-files` with `castling-partner any`: expected one of the two (Chess960 places the royal piece by its `O` distance)",
+            );
+        }
+        (self.diags.len() == before).then_some(Some(files))
     }
 
     /// `drop-castling SQUARE LETTERS`: a square on the board, kinds declared, in a game with

@@ -18,7 +18,7 @@ from fairy_stockfish import Fsf  # noqa: E402  (the one Fairy-Stockfish driver)
 
 VARIANTS = ['chess', 'shatranj', 'courier', 'capablanca', 'makruk',
             'nocastle', 'amazon', 'hoppelpoppel', 'newzealand', 'knightmate', 'almost', 'chigorin', 'gardner',
-            'losalamos', 'gothic', 'embassy', 'centaur', 'modern', 'chancellor',
+            'losalamos', 'gothic', 'embassy', 'janus', 'centaur', 'modern', 'chancellor',
             '3check', '5check', 'kingofthehill', 'racingkings', 'extinction', 'kinglet', 'threekings',
             'crazyhouse', 'loop', 'chessgi', 'capahouse', 'pocketknight', 'bughouse',
             'xiangqi', 'minixiangqi', 'manchu',
@@ -56,6 +56,7 @@ LETTERS = {
     'losalamos': 'p pawn, n knight, r rook, q queen, k king',
     'gothic': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
     'embassy': 'p pawn, n knight, b bishop, r rook, q queen, a archbishop (B+N), c chancellor (R+N), k king',
+    'janus': 'p pawn, n knight, b bishop, r rook, q queen, j janus (archbishop, B+N), k king',
     'centaur': 'p pawn, n knight, b bishop, r rook, q queen, c centaur (K+N), k king',
     'modern': 'p pawn, n knight, b bishop, r rook, q queen, m archbishop (B+N), k king',
     'chancellor': 'p pawn, n knight, b bishop, r rook, q queen, c chancellor (R+N), k king',
@@ -159,6 +160,8 @@ NOTES = {
     'losalamos': 'no double step, no en passant, no castling; promotion on rank 6 (a5a6q), suffix q r n.',
     'gothic': 'castling f1i1 / f1c1 as in capablanca; promotion suffix a c q r b n.',
     'embassy': 'castling three squares each way: e1h1 / e1b1 (e8h8 / e8b8); promotion suffix a c q r b n.',
+    'janus': 'the king on e castles onto the b- or i-file, for both colours alike: e1b1 (rook a1c1) / e1i1 (rook '
+             'j1h1), e8b8 / e8i8; promotion suffix j q r b n.',
     'centaur': 'castling f1i1 / f1c1; promotion suffix c q r b n.',
     'modern': 'ranks 1..9; castling e1g1 / e1c1; promotion on rank 9, suffix m q r b n.',
     'chancellor': 'ranks 1..9; castling e1g1 / e1c1; promotion on rank 9, suffix c q r b n.',
@@ -277,6 +280,13 @@ CASTLING = {
                    'r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1'],
     'newzealand': ['r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', 'r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1'],
     'embassy': ['r3k4r/10/10/10/10/10/10/R3K4R b KQkq - 0 1', 'r3k4r/10/10/10/10/10/3b6/R3K4R w KQkq - 0 1'],
+    # Janus: both colours castle onto b and i (not mirrored), crossed squares under attack, blocked wings.
+    'janus': ['r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1', 'r3k4r/10/10/10/10/10/10/R3K4R b KQkq - 0 1',
+              'r3k4r/10/10/10/10/10/2b7/R3K4R w KQkq - 0 1', 'r3k4r/10/10/10/10/2R7/10/R3K4R b KQkq - 0 1',
+              'r3k4r/10/10/10/10/10/10/R3K4R w Kq - 0 1', 'rj2k3jr/10/10/10/10/10/10/R3K4R b KQkq - 0 1',
+              'r3k4r/10/10/10/10/10/10/R3K4R b Qk - 0 1',
+              # A king with rights off its start file still lands on b and i (d1b1, d1i1).
+              'r3k4r/10/10/10/10/10/10/R2K5R w KQkq - 0 1'],
     'gothic': ['r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1', 'r4k3r/10/4B5/10/10/10/10/R4K3R b KQkq - 0 1'],
     'centaur': ['r4k3r/10/10/10/10/10/5q4/R4K3R w KQkq - 0 1', 'r4k3r/10/10/10/10/10/10/R4K3R b KQkq - 0 1'],
     'modern': ['r3k3r/9/9/9/9/9/9/9/R3K3R b KQkq - 0 1', 'r3k3r/9/9/9/9/9/9/4b4/R3K3R w KQkq - 0 1'],
