@@ -375,3 +375,40 @@ fn chu_has_one_pass_written_from_the_least_valuable_piece() {
     // Only the pass is merged: the Lion keeps its other moves (HaChu accepts e9e8 here).
     assert!(moves.contains(&"e9e8".to_string()), "{moves:?}");
 }
+
+/// The crown prince (`+E`, the promoted drunk elephant) is a second royal piece, as HaChu plays
+/// it (`royal-loss last`): while a side has both king and prince, neither is in check; with one of
+/// them left, that one is. After these moves (White's elephant promoted on h9, its king walked to
+/// i6), HaChu, set to move after `i6j6`, takes the king with `j7j6` and claims nothing; with the
+/// same moves but `h8h9` unpromoted, it takes it and claims "0-1 {king capture}".
+#[test]
+fn chu_crown_prince_is_a_second_royal_as_hachu_plays_it() {
+    const MOVES: &str = "f3f5 a9a8 g3f3 a8a7 g2g3 l9l8 g1g2 l8l7 g3e5 b9b8 g2g3 b8b7 g4g5 k9k8 \
+                         g3g4 k8k7 g4h5 c9c8 h5h6 c8c7 h6h7 j9j8 h7h8 j8j7 h8h9+ a7a6 f1g2 b7b6 \
+                         g2g3 c7c6 g3g4 a6a5 g4h5 b6b5 h5i6 c6c5";
+    let g = game("chu");
+    let play = |moves: &str| {
+        let mut pos = Position::start(&g);
+        for m in moves.split_whitespace() {
+            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos.make(mv);
+        }
+        pos
+    };
+    let mut with_prince = play(MOVES);
+    assert!(!with_prince.in_check());
+    let legal = legal_texts(&mut with_prince);
+    assert!(legal.contains(&"i6j6".to_string()), "{legal:?}");
+    // Black takes the king: the prince is now White's only royal, and its being attacked by the
+    // Lion on g10 is check.
+    let mv = with_prince.parse_move("i6j6").unwrap();
+    with_prince.make(mv);
+    let mv = with_prince.parse_move("j7j6").unwrap();
+    with_prince.make(mv);
+    assert!(with_prince.in_check());
+    // Without the prince the king may not step into the pawn's attack.
+    let mut without = play(&MOVES.replace("h8h9+", "h8h9"));
+    let legal = legal_texts(&mut without);
+    assert!(!legal.contains(&"i6j6".to_string()), "{legal:?}");
+    assert!(legal.contains(&"i6j5".to_string()), "{legal:?}");
+}

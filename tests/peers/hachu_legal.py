@@ -3,9 +3,11 @@
 
   hachu_legal.py --variant lion [--acedrex-variant lion] [--games 6] [--plies 40] [--seed 1]
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
+                 [--moves "f3f5 a9a8 ..."]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
-Each walk picks its next move at random (seeded) from HaChu's set, but for two kinds of moves
+Each walk starts from the start position, or after `--moves` (played by HaChu first, each one checked
+legal), and picks its next move at random (seeded) from HaChu's set, but for two kinds of moves
 after which HaChu's own answers go wrong (see the comment in `main`).
 
 How HaChu is asked: it plays in force mode over the xboard protocol (`memory` first: HaChu lists
@@ -68,6 +70,8 @@ class HaChu:
             line = self.p.stdout.readline()
             if not line:
                 raise SystemExit('hachu exited, game ' + ' '.join(self.game) + ', after: ' + ' | '.join(l for l in LOG[-80:] if l.startswith('usermove') or l == 'undo'))
+            if line.startswith('tellusererror'):
+                raise SystemExit('hachu refuses: ' + line.strip())
             if line.strip() == 'pong %d' % self.n:
                 return out
             if not line.startswith('#'):
@@ -225,6 +229,9 @@ def main():
     ap.add_argument('--lions', default='',
                     help='ids of the pieces under Lion-trading rules: letters (`L`), or ids '
                          'separated by commas (`N,+O`: a Lion and a promoted kirin)')
+    ap.add_argument('--moves', default='',
+                    help='moves to play from the start before each walk (to reach a rare position, '
+                         'such as one with a crown prince); each must be legal for HaChu')
     ap.add_argument('--promote', default='',
                     help='also offer every move of an unpromoted piece with this suffix (`+`)')
     a = ap.parse_args()
@@ -236,6 +243,10 @@ def main():
     for _ in range(a.games):
         h = HaChu(a.engine, a.variant)
         moves = []
+        for m in a.moves.split():
+            if not h.play(m):
+                raise SystemExit('hachu refuses %s after: %s' % (m, ' '.join(moves) or '-'))
+            moves.append(m)
         homes = set(royal_squares(board_of(a.acedrex, variant, [])[0], True)) | set(
             royal_squares(board_of(a.acedrex, variant, [])[0], False))
         for _ in range(a.plies + 1):
@@ -259,10 +270,15 @@ def main():
             # one, HaChu lets a Lion take a protected Lion from afar, and its `undo` dies), and a
             # piece other than a king onto a king's start square (HaChu's castling code then
             # mistakes that piece's moves: it refuses a queen on e1 its step to d1).
+            # Nor a pawn's move that could promote and does not: HaChu then takes that pawn's
+            # right to promote away for good (but on the last rank), a state of the piece that
+            # acedrex does not keep.
             def playable(m):
                 squares = re.findall(r'[a-p][0-9]+', m)
                 king = board[square(squares[0])].upper() == 'K'
-                return not is_pass(m) and (king or squares[-1] not in homes)
+                declines = (a.promote and board[square(squares[0])][-1].upper() == 'P'
+                            and m + a.promote in legal)
+                return not is_pass(m) and not declines and (king or squares[-1] not in homes)
             playable = sorted(filter(playable, legal)) or sorted(legal)
             move = rng.choice(playable)
             assert h.play(move)
