@@ -351,13 +351,15 @@ def play_game(a, n, opening, first_white, display, out):
 def elo(wins, draws, losses):
     """Logistic Elo of a score with its 95 % interval, from the per-game variance of the
     results (the trinomial model): (elo, low, high), None where no games were played. A score of
-    0 or 1 is held just inside (half a point from the end), so a sweep reads as a bound."""
+    0 or 1 is held just inside (half a point from the end), so a sweep reads as a bound, with the
+    rule of three for its other end."""
     n = wins + draws + losses
     if n == 0:
         return None
     p = (wins + 0.5 * draws) / n
     var = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n
-    half = 1.96 * math.sqrt(var / n)
+    # A sweep has no spread: its bound is the rule of three (3/n from the end).
+    half = 1.96 * math.sqrt(var / n) if var > 0 else 3 / n
     edge = 0.5 / n
 
     def to_elo(x):
@@ -443,6 +445,7 @@ def selftest():
         'Error (unknown command): computer']
     assert elo(10, 0, 10) == (0, -163, 163), elo(10, 0, 10)
     assert elo(0, 0, 0) is None and elo(3, 2, 0)[0] > 0 > elo(0, 2, 3)[0]
+    assert elo(0, 0, 20) == (-636, -636, -301), elo(0, 0, 20)
     print('xboard_match selftest ok')
 
 
