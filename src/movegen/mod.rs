@@ -56,12 +56,7 @@ impl Position {
     /// position: one move, as HaChu counts and accepts it, written from the least valuable of them
     /// (by the file's `value`; the first kind in the file on a tie, then the lowest square).
     fn one_pass_in_place(&self, out: &mut Vec<Move>, start: usize) {
-        let is_pass = |m: &Move| {
-            m.from == m.to
-                && m.kind() == MoveKind::Normal
-                && !m.is_capture()
-                && m.promotion().is_none()
-        };
+        let is_pass = |m: &Move| m.is_pass_in_place();
         let passes = out[start..].iter().filter(|m| is_pass(m)).count();
         if passes < 2 {
             return;

@@ -92,13 +92,7 @@ impl Position {
             return self
                 .legal_moves()
                 .into_iter()
-                .find(|m| {
-                    m.kind() == MoveKind::Pass
-                        || (m.from == m.to
-                            && m.kind() == MoveKind::Normal
-                            && !m.is_capture()
-                            && m.promotion().is_none())
-                })
+                .find(|m| m.kind() == MoveKind::Pass || m.is_pass_in_place())
                 .ok_or_else(|| MoveError::Illegal(text.to_string()));
         }
         if let Some((letter, square)) = text.split_once('@') {

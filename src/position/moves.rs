@@ -278,6 +278,16 @@ impl Move {
         self.is_capture() || (self.promo != 0 && !self.is_drop() && self.bits & GATE == 0)
     }
 
+    /// A pass made by stepping out and back (a Lion's `mabK`): back on its square, nothing taken,
+    /// nothing promoted.
+    #[inline]
+    pub fn is_pass_in_place(self) -> bool {
+        self.from == self.to
+            && self.kind() == MoveKind::Normal
+            && !self.is_capture()
+            && self.promotion().is_none()
+    }
+
     /// Whether the move came from an initial-only path.
     #[inline(always)]
     pub const fn is_initial(self) -> bool {
