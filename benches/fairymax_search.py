@@ -4,7 +4,7 @@
   python3 benches/fairymax_search.py [--seconds 5] [--runs 3] [--depth 7] [--acedrex target/release/acedrex]
 
 Fairy-Max plays `grande-acedrex` from its own fmax.ini over the xboard protocol (`post`, `st N`,
-then `sd D` for the time to depth); acedrex runs `acedrex go --movetime` and `--depth`. Runs
+then `st 1000` and `sd D` for the time to depth); acedrex runs `acedrex go --movetime` and `--depth`. Runs
 alternate between the engines. Prints each engine's nodes per second (from its last thinking line:
 nodes over the time it reports), the time each takes to reach depth D, and the ratios. The two
 engines count nodes differently and prune differently: nodes per second compares the speed of the
@@ -64,7 +64,8 @@ def main():
         n, s, _ = acedrex(a.acedrex, ['--movetime', str(a.seconds * 1000)])
         nps['acedrex'].append(n / s)
         start = time.monotonic()
-        n, s, d = fairymax(a.fairymax, f'sd {a.depth}')
+        # A long move time first: without it Fairy-Max's default clock stops the search early.
+        n, s, d = fairymax(a.fairymax, f'st 1000\nsd {a.depth}')
         to_depth['fairymax'].append((time.monotonic() - start, n, d))
         start = time.monotonic()
         n, s, d = acedrex(a.acedrex, ['--depth', str(a.depth)])
@@ -73,8 +74,10 @@ def main():
         runs = ', '.join(f'{v / 1e6:.2f}' for v in nps[name])
         t = statistics.median(x[0] for x in to_depth[name])
         nodes = statistics.median(x[1] for x in to_depth[name])
+        reached = min(x[2] for x in to_depth[name])
         print(f'{name:9} nodes per second (M, {a.runs} runs of {a.seconds} s): {runs}; '
-              f'time to depth {a.depth}: {t:.2f} s ({nodes:,.0f} nodes, median of {a.runs})')
+              f'time to depth {a.depth}: {t:.2f} s ({nodes:,.0f} nodes, median of {a.runs}; '
+              f'depth reached {reached})')
     ratio = statistics.median(nps['acedrex']) / statistics.median(nps['fairymax'])
     depth_ratio = statistics.median(x[0] for x in to_depth['fairymax']) / statistics.median(
         x[0] for x in to_depth['acedrex'])
