@@ -67,7 +67,7 @@ const FAIRY_MAX_GAMES: &[(&str, &str)] = &[
     ("gothic", "gothic"),
     ("knightmate", "knightmate"),
     ("nocastle", "nocastle"),
-    ("losalamos", "los-alamos"),
+    ("fmax-los-alamos", "los-alamos"),
 ];
 
 fn env_number(name: &str, default: u64) -> u64 {

@@ -55,6 +55,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("fairy-rookies-fide", &[]),
     ("falcon", &[]),
     ("fmax-courier", &[]),
+    ("fmax-los-alamos", &[]),
     ("fmax-asean", &[]),
     ("fmax-cambodian", &[]),
     ("fmax-ai-wok", &[]),
