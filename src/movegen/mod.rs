@@ -56,8 +56,7 @@ impl Position {
     /// position: one move, as HaChu counts and accepts it, written from the least valuable of them
     /// (by the file's `value`; the first kind in the file on a tie, then the lowest square).
     fn one_pass_in_place(&self, out: &mut Vec<Move>, start: usize) {
-        let is_pass = |m: &Move| m.is_pass_in_place();
-        let passes = out[start..].iter().filter(|m| is_pass(m)).count();
+        let passes = out[start..].iter().filter(|m| m.is_pass_in_place()).count();
         if passes < 2 {
             return;
         }
@@ -68,13 +67,13 @@ impl Position {
         };
         let keep = out[start..]
             .iter()
-            .filter(|m| is_pass(m))
+            .filter(|m| m.is_pass_in_place())
             .min_by_key(|m| rank(m))
             .copied();
         let (mut w, mut kept) = (start, false);
         for r in start..out.len() {
             let m = out[r];
-            if is_pass(&m) {
+            if m.is_pass_in_place() {
                 if kept || Some(m) != keep {
                     continue;
                 }
