@@ -102,6 +102,33 @@ class HaChu:
         self.send('force')
         return any('king capture' in line for line in out)
 
+    def captures_onto(self, froms, targets, files, ranks):
+        """Whether HaChu's own move list, asked by `lift` for each square of `froms`, holds a
+        move onto one of `targets` (occupied squares, so a capture: highlighted `R`, or `M` when
+        it may promote). The position is left as it is."""
+        for f in froms:
+            self.send('lift ' + name(f))
+        hit = False
+        for line in self.sync():
+            if not line.startswith('highlight '):
+                continue
+            marks = {}
+            for i, row in enumerate(line.split()[1].split('/')):
+                r, x, j = ranks - 1 - i, 0, 0
+                while j < len(row):
+                    if row[j].isdigit():
+                        k = j
+                        while k < len(row) and row[k].isdigit():
+                            k += 1
+                        x += int(row[j:k])
+                        j = k
+                        continue
+                    marks[(x, r)] = row[j]
+                    x += 1
+                    j += 1
+            hit = hit or any(t in marks for t in targets)
+        return hit
+
 def board_of(acedrex, variant, moves):
     out = subprocess.run([acedrex, 'show', '--variant', variant, '--moves', ' '.join(moves)],
                          capture_output=True, text=True, check=True).stdout
@@ -215,6 +242,14 @@ def royal_squares(board, white):
     return [name(sq) for sq, p in board.items() if p.upper() == 'K' and p[-1].isupper() == white]
 
 
+def after_royals(board, white, move):
+    """The mover's king squares after `move` (a king's move takes its king along)."""
+    squares = re.findall(r'[a-p][0-9]+', move)
+    f, t = square(squares[0]), square(squares[-1])
+    kings = [sq for sq, p in board.items() if p.upper() == 'K' and p[-1].isupper() == white]
+    return [t if k == f else k for k in kings]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--variant', required=True)
@@ -232,6 +267,12 @@ def main():
     ap.add_argument('--moves', default='',
                     help='moves to play from the start before each walk (to reach a rare position, '
                          'such as one with a crown prince); each must be legal for HaChu')
+    ap.add_argument('--royal-by-lift', action='store_true',
+                    help='also drop a move after which HaChu lists, for a piece of the other side '
+                         '(asked by `lift`), a capture of the mover\'s king: HaChu\'s wa-shogi '
+                         'takes the piece after the king in its piece list (Black\'s treacherous '
+                         'fox, as it sets up the start) for a crown prince, and while that piece '
+                         'is on the board it never claims that king\'s capture')
     ap.add_argument('--promote', default='',
                     help='also offer every move of an unpromoted piece with this suffix (`+`)')
     a = ap.parse_args()
@@ -258,7 +299,10 @@ def main():
                     continue
                 if not h.play(m):
                     continue
-                exposed = h.king_capture()
+                exposed = a.royal_by_lift and h.captures_onto(
+                    [sq for sq, p in board.items() if p[-1].isupper() != white],
+                    after_royals(board, white, m), a.files, a.ranks)
+                exposed = exposed or h.king_capture()
                 h.undo()
                 if not exposed:
                     legal.append(m)
