@@ -519,6 +519,22 @@ def selftest():
     assert elo(10, 0, 10) == (0, -163, 163), elo(10, 0, 10)
     assert elo(0, 0, 0) is None and elo(3, 2, 0)[0] > 0 > elo(0, 2, 3)[0]
     assert elo(0, 0, 20) == (-636, -636, -301), elo(0, 0, 20)
+    # The relay's opening: for the engine with White it answers `go` and the replies from the opening,
+    # and thinks (`go`) from the first ply after it; with Black likewise, and it never thinks inside it.
+    for lines, want_sent, want_told in [
+            (['new', 'force', 'go', 'usermove b', 'usermove d', 'usermove f'],
+             ['new', 'force', 'force', 'usermove a', 'usermove b', 'usermove c', 'usermove d', 'go',
+              'usermove f'], ['move a', 'move c']),
+            (['new', 'usermove a', 'usermove c', 'usermove e'],
+             ['new', 'force', 'usermove a', 'usermove b', 'usermove c', 'go', 'usermove e'], ['move b']),
+            (['new', 'force', 'usermove a', 'usermove b', 'go'],
+             ['new', 'force', 'usermove a', 'usermove b', 'force', 'usermove c'], ['move c'])]:
+        sent, told = [], []
+        book = Book('a b c'.split(), lambda l: sent.append(l.strip()), lambda l: told.append(l.strip()))
+        for line in lines:
+            if not book.line(line + '\n'):
+                sent.append(line)
+        assert (sent, told) == (want_sent, want_told), (lines, sent, told)
     print('xboard_match selftest ok')
 
 
