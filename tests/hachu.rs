@@ -148,6 +148,45 @@ fn chu_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
     );
 }
 
+/// The options hachu_legal.py needs for Wa Shogi: the 11x11 board, promotions offered with `+`, and
+/// the king's exposure also judged by HaChu's `lift` lists (HaChu's wa-shogi takes the treacherous
+/// fox after the king in its piece list for a crown prince and does not claim that king's capture).
+const WA: &[&str] = &[
+    "--files",
+    "11",
+    "--ranks",
+    "11",
+    "--promote",
+    "+",
+    "--royal-by-lift",
+];
+
+#[test]
+fn wa_shogi_legal_sets_equal_hachu() {
+    let data = include_str!("perft/wa-shogi-hachu.txt");
+    let cases = compare("wa-shogi", data);
+    assert!(cases > 200, "only {cases} positions read");
+    // The walks reach promotions, and moves of promoted pieces.
+    let promoted_moves = data.lines().any(|l| {
+        let Some((moves, legal)) = l.split_once(" ; legal ") else {
+            return false;
+        };
+        moves.contains('+') && legal.split_whitespace().next().is_some()
+    });
+    assert!(data.contains('+') && promoted_moves, "no promotion in the walks");
+}
+
+#[test]
+fn wa_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "wa_shogi_legal_sets_equal_hachu_on_a_fresh_walk",
+        "wa-shogi",
+        "3",
+        "24",
+        WA,
+    );
+}
+
 /// Chu Shogi's promotion (`piece-promotion zone 4 optional on-entry`), each verdict HaChu's
 /// (`setboard` with the placement, then `usermove` per move; for the pawn that went on without
 /// promoting, the game was played up to it).
