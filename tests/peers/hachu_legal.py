@@ -273,6 +273,9 @@ def main():
                          'takes the piece after the king in its piece list (Black\'s treacherous '
                          'fox, as it sets up the start) for a crown prince, and while that piece '
                          'is on the board it never claims that king\'s capture')
+    ap.add_argument('--prefer', default='',
+                    help='play a move with this suffix (`+`: a promotion) whenever the walk has one, so '
+                         'that promoted pieces soon move')
     ap.add_argument('--promote', default='',
                     help='also offer every move of an unpromoted piece with this suffix (`+`)')
     a = ap.parse_args()
@@ -324,6 +327,8 @@ def main():
                             and m + a.promote in legal)
                 return not is_pass(m) and not declines and (king or squares[-1] not in homes)
             playable = sorted(filter(playable, legal)) or sorted(legal)
+            if a.prefer and any(m.endswith(a.prefer) for m in playable):
+                playable = [m for m in playable if m.endswith(a.prefer)]
             move = rng.choice(playable)
             assert h.play(move)
             moves.append(move)
