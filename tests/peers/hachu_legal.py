@@ -3,7 +3,7 @@
 
   hachu_legal.py --variant lion [--acedrex-variant lion] [--games 6] [--plies 40] [--seed 1]
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
-                 [--moves "f3f5 a9a8 ..."]
+                 [--moves "f3f5 a9a8 ..."] [--promote +] [--prefer +] [--royal-by-lift]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
 Each walk starts from the start position, or after `--moves` (played by HaChu first, each one checked
@@ -18,7 +18,9 @@ a neighbouring square for pieces other than pawns (`b1c2,c2c3`, the Lion's locus
 queening pawn's `q` suffix.
 HaChu plays the king-capture form of its games: its list holds moves that leave the mover's king
 attacked. Such a move is dropped here, judged by HaChu too: after it, HaChu is set to move (`sd 1`, `go`),
-and when it can take a king it does so at once and claims the game "{king capture}".
+and when it can take a king it does so at once and claims the game "{king capture}". With
+--royal-by-lift the move is also dropped when HaChu's `lift` of a piece of the other side, asked
+before that, highlights the king's square (wa-shogi: see the option's help).
 acedrex is asked only for the board (`show`) before each ply, to know where the side to move has
 its pieces.
 Python 3 standard library only; needs the Debian package hachu.
