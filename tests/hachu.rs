@@ -190,6 +190,32 @@ fn wa_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
     );
 }
 
+/// Wa Shogi forbids repeating a position too: HaChu answers `h10h9` here "Illegal move {Repeats
+/// earlier position}" (the rabbit and the fox stepped back and the rabbit returned).
+#[test]
+fn wa_shogi_forbids_a_move_that_repeats_a_position() {
+    let g = game("wa-shogi");
+    let mut pos = Position::start(&g);
+    for m in ["h3h2", "h9h10", "h2h3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    let legal = legal_texts(&mut pos);
+    assert!(!legal.contains(&"h10h9".to_string()), "{legal:?}");
+    // The fox's other moves stay (HaChu accepts `h10f8` here).
+    assert!(legal.contains(&"h10f8".to_string()), "{legal:?}");
+    // Without the rule the same move is legal.
+    let text =
+        include_str!("../variants/wa-shogi.txt").replace("repetition forbidden", "repetition 3");
+    let v = acedrex::variant::parse_variant("wa-shogi.txt", &text).unwrap();
+    let mut pos = Position::start(&acedrex::game::Game::new(v));
+    for m in ["h3h2", "h9h10", "h2h3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    assert!(legal_texts(&mut pos).contains(&"h10h9".to_string()));
+}
+
 /// Chu Shogi's promotion (`piece-promotion zone 4 optional on-entry`), each verdict HaChu's
 /// (`setboard` with the placement, then `usermove` per move; for the pawn that went on without
 /// promoting, the game was played up to it).
