@@ -216,6 +216,40 @@ fn wa_shogi_forbids_a_move_that_repeats_a_position() {
     assert!(legal_texts(&mut pos).contains(&"h10h9".to_string()));
 }
 
+/// Wa Shogi's promotion (`piece-promotion zone 3 optional on-entry`), each verdict HaChu's
+/// (`usermove` after the same moves): White's a-pawn walks up while Black's fox steps to and fro.
+#[test]
+fn wa_shogi_promotes_on_entering_or_capturing_and_never_must() {
+    const WALK: &str = "a3a4 h9h10 a4a5 h10h9 a5a6 h9h10 a6a7 h10h9 a7a8 h9h10";
+    let g = game("wa-shogi");
+    let legal_after = |moves: &str| {
+        let mut pos = Position::start(&g);
+        for m in moves.split_whitespace() {
+            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos.make(mv);
+        }
+        legal_texts(&mut pos)
+    };
+    // Taking the pawn on a9, entering the zone: either.
+    let m = legal_after(WALK);
+    assert!(
+        m.contains(&"a8a9".into()) && m.contains(&"a8a9+".into()),
+        "{m:?}"
+    );
+    // Then a step inside the zone, no capture: no promotion.
+    let m = legal_after(&format!("{WALK} a8a9 h10h9"));
+    assert!(
+        m.contains(&"a9a10".into()) && !m.contains(&"a9a10+".into()),
+        "{m:?}"
+    );
+    // Taking the horse on the last rank: either, though the pawn could never move again.
+    let m = legal_after(&format!("{WALK} a8a9 h10h9 a9a10 h9h10"));
+    assert!(
+        m.contains(&"a10a11".into()) && m.contains(&"a10a11+".into()),
+        "{m:?}"
+    );
+}
+
 /// Chu Shogi's promotion (`piece-promotion zone 4 optional on-entry`), each verdict HaChu's
 /// (`setboard` with the placement, then `usermove` per move; for the pawn that went on without
 /// promoting, the game was played up to it).
