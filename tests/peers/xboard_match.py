@@ -198,13 +198,23 @@ class Book:
     the engine in force mode; the ply after the opening, it sends the engine `go` (or its opponent's
     move, then `go`). XBoard thus sees the engines play the opening, and checks every move of it."""
 
+    MOVE = re.compile(r'([a-p]\d+[a-p]\d+\S*|\+?[A-Za-z]@[a-p]\d+|@@@@)$')
+
     def __init__(self, moves, send, tell):
         self.moves, self.send, self.tell = moves, send, tell
         self.ply, self.forced, self.held = 0, False, False
+        # How XBoard writes a move to this engine: `usermove e2e4` once it has accepted the
+        # engine's `usermove=1` feature, else the bare move.
+        self.prefix = ''
 
     def line(self, line):
         """Handles one line from XBoard; False when it is to be passed on unchanged."""
         words = line.split()
+        if words == ['accepted', 'usermove']:
+            self.prefix = 'usermove '
+            return False
+        if len(words) == 1 and not self.prefix and self.MOVE.match(words[0]):
+            words = ['usermove', words[0]]
         cmd = words[0] if words else ''
         if cmd == 'new':
             self.ply, self.forced, self.held = 0, False, False
@@ -235,7 +245,7 @@ class Book:
                 self.send('force\n')
                 self.held = True
             move = self.moves[self.ply]
-            self.send(f'usermove {move}\n')
+            self.send(f'{self.prefix}{move}\n')
             self.tell(f'move {move}\n')
             self.ply += 1
             return True
@@ -531,10 +541,18 @@ def selftest():
              ['new', 'force', 'usermove a', 'usermove b', 'force', 'usermove c'], ['move c'])]:
         sent, told = [], []
         book = Book('a b c'.split(), lambda l: sent.append(l.strip()), lambda l: told.append(l.strip()))
+        book.line('accepted usermove\n')
         for line in lines:
             if not book.line(line + '\n'):
                 sent.append(line)
         assert (sent, told) == (want_sent, want_told), (lines, sent, told)
+    # An engine without `usermove=1` gets bare moves, from XBoard and from the relay alike.
+    sent, told = [], []
+    book = Book(['e2e4', 'e7e5'], lambda l: sent.append(l.strip()), lambda l: told.append(l.strip()))
+    for line in ['new', 'e2e4', 'g1f3']:
+        if not book.line(line + '\n'):
+            sent.append(line)
+    assert (sent, told) == (['new', 'force', 'e2e4', 'e7e5', 'g1f3', 'go'], ['move e7e5']), (sent, told)
     print('xboard_match selftest ok')
 
 
