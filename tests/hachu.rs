@@ -148,6 +148,108 @@ fn chu_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
     );
 }
 
+/// The options hachu_legal.py needs for Wa Shogi: the 11x11 board, promotions offered with `+`, and
+/// the king's exposure also judged by HaChu's `lift` lists (HaChu's wa-shogi takes the treacherous
+/// fox after the king in its piece list for a crown prince and does not claim that king's capture).
+const WA: &[&str] = &[
+    "--files",
+    "11",
+    "--ranks",
+    "11",
+    "--promote",
+    "+",
+    "--royal-by-lift",
+];
+
+#[test]
+fn wa_shogi_legal_sets_equal_hachu() {
+    let data = include_str!("perft/wa-shogi-hachu.txt");
+    let cases = compare("wa-shogi", data);
+    assert!(cases > 200, "only {cases} positions read");
+    // The walks play promotions and go on with the promoted pieces.
+    let promotions: std::collections::BTreeSet<&str> = data
+        .lines()
+        .filter_map(|l| l.strip_prefix("moves ")?.split(" ; legal ").next())
+        .flat_map(|moves| moves.split_whitespace())
+        .filter(|m| m.ends_with('+'))
+        .collect();
+    assert!(
+        promotions.len() >= 3,
+        "only {promotions:?} promoted along the walks"
+    );
+}
+
+#[test]
+fn wa_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "wa_shogi_legal_sets_equal_hachu_on_a_fresh_walk",
+        "wa-shogi",
+        "3",
+        "24",
+        WA,
+    );
+}
+
+/// Wa Shogi forbids repeating a position too: HaChu answers `h10h9` here "Illegal move {Repeats
+/// earlier position}" (the rabbit and the fox stepped back and the rabbit returned).
+#[test]
+fn wa_shogi_forbids_a_move_that_repeats_a_position() {
+    let g = game("wa-shogi");
+    let mut pos = Position::start(&g);
+    for m in ["h3h2", "h9h10", "h2h3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    let legal = legal_texts(&mut pos);
+    assert!(!legal.contains(&"h10h9".to_string()), "{legal:?}");
+    // The fox's other moves stay (HaChu accepts `h10f8` here).
+    assert!(legal.contains(&"h10f8".to_string()), "{legal:?}");
+    // Without the rule the same move is legal.
+    let text =
+        include_str!("../variants/wa-shogi.txt").replace("repetition forbidden", "repetition 3");
+    let v = acedrex::variant::parse_variant("wa-shogi.txt", &text).unwrap();
+    let mut pos = Position::start(&acedrex::game::Game::new(v));
+    for m in ["h3h2", "h9h10", "h2h3"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make(mv);
+    }
+    assert!(legal_texts(&mut pos).contains(&"h10h9".to_string()));
+}
+
+/// Wa Shogi's promotion (`piece-promotion zone 3 optional on-entry`), each verdict HaChu's
+/// (`usermove` after the same moves): White's a-pawn walks up while Black's fox steps to and fro.
+#[test]
+fn wa_shogi_promotes_on_entering_or_capturing_and_never_must() {
+    const WALK: &str = "a3a4 h9h10 a4a5 h10h9 a5a6 h9h10 a6a7 h10h9 a7a8 h9h10";
+    let g = game("wa-shogi");
+    let legal_after = |moves: &str| {
+        let mut pos = Position::start(&g);
+        for m in moves.split_whitespace() {
+            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos.make(mv);
+        }
+        legal_texts(&mut pos)
+    };
+    // Taking the pawn on a9, entering the zone: either.
+    let m = legal_after(WALK);
+    assert!(
+        m.contains(&"a8a9".into()) && m.contains(&"a8a9+".into()),
+        "{m:?}"
+    );
+    // Then a step inside the zone, no capture: no promotion.
+    let m = legal_after(&format!("{WALK} a8a9 h10h9"));
+    assert!(
+        m.contains(&"a9a10".into()) && !m.contains(&"a9a10+".into()),
+        "{m:?}"
+    );
+    // Taking the horse on the last rank: either, though the pawn could never move again.
+    let m = legal_after(&format!("{WALK} a8a9 h10h9 a9a10 h9h10"));
+    assert!(
+        m.contains(&"a10a11".into()) && m.contains(&"a10a11+".into()),
+        "{m:?}"
+    );
+}
+
 /// Chu Shogi's promotion (`piece-promotion zone 4 optional on-entry`), each verdict HaChu's
 /// (`setboard` with the placement, then `usermove` per move; for the pawn that went on without
 /// promoting, the game was played up to it).

@@ -3,7 +3,7 @@
 
   hachu_legal.py --variant lion [--acedrex-variant lion] [--games 6] [--plies 40] [--seed 1]
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
-                 [--moves "f3f5 a9a8 ..."]
+                 [--moves "f3f5 a9a8 ..."] [--promote +] [--prefer +] [--royal-by-lift]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
 Each walk starts from the start position, or after `--moves` (played by HaChu first, each one checked
@@ -18,7 +18,9 @@ a neighbouring square for pieces other than pawns (`b1c2,c2c3`, the Lion's locus
 queening pawn's `q` suffix.
 HaChu plays the king-capture form of its games: its list holds moves that leave the mover's king
 attacked. Such a move is dropped here, judged by HaChu too: after it, HaChu is set to move (`sd 1`, `go`),
-and when it can take a king it does so at once and claims the game "{king capture}".
+and when it can take a king it does so at once and claims the game "{king capture}". With
+--royal-by-lift the move is also dropped when HaChu's `lift` of a piece of the other side, asked
+before that, highlights the king's square (wa-shogi: see the option's help).
 acedrex is asked only for the board (`show`) before each ply, to know where the side to move has
 its pieces.
 Python 3 standard library only; needs the Debian package hachu.
@@ -101,6 +103,33 @@ class HaChu:
         out = self.sync()
         self.send('force')
         return any('king capture' in line for line in out)
+
+    def captures_onto(self, froms, targets, files, ranks):
+        """Whether HaChu's own move list, asked by `lift` for each square of `froms`, holds a
+        move onto one of `targets` (occupied squares, so a capture: highlighted `R`, or `M` when
+        it may promote). The position is left as it is."""
+        for f in froms:
+            self.send('lift ' + name(f))
+        hit = False
+        for line in self.sync():
+            if not line.startswith('highlight '):
+                continue
+            marks = {}
+            for i, row in enumerate(line.split()[1].split('/')):
+                r, x, j = ranks - 1 - i, 0, 0
+                while j < len(row):
+                    if row[j].isdigit():
+                        k = j
+                        while k < len(row) and row[k].isdigit():
+                            k += 1
+                        x += int(row[j:k])
+                        j = k
+                        continue
+                    marks[(x, r)] = row[j]
+                    x += 1
+                    j += 1
+            hit = hit or any(t in marks for t in targets)
+        return hit
 
 def board_of(acedrex, variant, moves):
     out = subprocess.run([acedrex, 'show', '--variant', variant, '--moves', ' '.join(moves)],
@@ -215,6 +244,14 @@ def royal_squares(board, white):
     return [name(sq) for sq, p in board.items() if p.upper() == 'K' and p[-1].isupper() == white]
 
 
+def after_royals(board, white, move):
+    """The mover's king squares after `move` (a king's move takes its king along)."""
+    squares = re.findall(r'[a-p][0-9]+', move)
+    f, t = square(squares[0]), square(squares[-1])
+    kings = [sq for sq, p in board.items() if p.upper() == 'K' and p[-1].isupper() == white]
+    return [t if k == f else k for k in kings]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--variant', required=True)
@@ -232,6 +269,15 @@ def main():
     ap.add_argument('--moves', default='',
                     help='moves to play from the start before each walk (to reach a rare position, '
                          'such as one with a crown prince); each must be legal for HaChu')
+    ap.add_argument('--royal-by-lift', action='store_true',
+                    help='also drop a move after which HaChu lists, for a piece of the other side '
+                         '(asked by `lift`), a capture of the mover\'s king: HaChu\'s wa-shogi '
+                         'takes the piece after the king in its piece list (Black\'s treacherous '
+                         'fox, as it sets up the start) for a crown prince, and while that piece '
+                         'is on the board it never claims that king\'s capture')
+    ap.add_argument('--prefer', default='',
+                    help='play a move with this suffix (`+`: a promotion) whenever the walk has one, so '
+                         'that promoted pieces soon move')
     ap.add_argument('--promote', default='',
                     help='also offer every move of an unpromoted piece with this suffix (`+`)')
     a = ap.parse_args()
@@ -258,7 +304,10 @@ def main():
                     continue
                 if not h.play(m):
                     continue
-                exposed = h.king_capture()
+                exposed = a.royal_by_lift and h.captures_onto(
+                    [sq for sq, p in board.items() if p[-1].isupper() != white],
+                    after_royals(board, white, m), a.files, a.ranks)
+                exposed = exposed or h.king_capture()
                 h.undo()
                 if not exposed:
                     legal.append(m)
@@ -280,6 +329,8 @@ def main():
                             and m + a.promote in legal)
                 return not is_pass(m) and not declines and (king or squares[-1] not in homes)
             playable = sorted(filter(playable, legal)) or sorted(legal)
+            if a.prefer and any(m.endswith(a.prefer) for m in playable):
+                playable = [m for m in playable if m.endswith(a.prefer)]
             move = rng.choice(playable)
             assert h.play(move)
             moves.append(move)

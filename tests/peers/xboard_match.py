@@ -9,7 +9,9 @@ first engine is the one XBoard takes a variant definition (`setup`/`piece`) from
 first engine has White in games 1, 3, 5, ...; with --openings, games 2k-1 and 2k play opening k with
 the colours swapped (--games defaults to two per opening). An openings file holds one opening a line:
 a FEN, or coordinate moves from the start position ("e2e4 e7e5"); blank lines and # comments are
-skipped.
+skipped. XBoard loads an opening before the first engine's `setup` line arrives, so for a variant that
+engine defines (HaChu's wa-shogi) it refuses the moves; with --openings-by-engines the relay plays each
+engine's moves of the opening instead, and XBoard checks them as they come.
 
 Time controls: M:SS+INC or SS+INC (base and increment), M:SS (sudden death), MPS/M:SS (moves per
 session), st=N (N seconds a move).
@@ -190,11 +192,77 @@ def absolute_command(cmd):
     return shlex.join(words)
 
 
+class Book:
+    """The engine's side of an opening played through the relay: while the game's plies are within
+    the opening, the relay answers XBoard with the opening's next move itself and hands every move to
+    the engine in force mode; the ply after the opening, it sends the engine `go` (or its opponent's
+    move, then `go`). XBoard thus sees the engines play the opening, and checks every move of it."""
+
+    MOVE = re.compile(r'([a-p]\d+[a-p]\d+\S*|\+?[A-Za-z]@[a-p]\d+|@@@@)$')
+
+    def __init__(self, moves, send, tell):
+        self.moves, self.send, self.tell = moves, send, tell
+        self.ply, self.forced, self.held = 0, False, False
+        # How XBoard writes a move to this engine: `usermove e2e4` once it has accepted the
+        # engine's `usermove=1` feature, else the bare move.
+        self.prefix = ''
+
+    def line(self, line):
+        """Handles one line from XBoard; False when it is to be passed on unchanged."""
+        words = line.split()
+        if words == ['accepted', 'usermove']:
+            self.prefix = 'usermove '
+            return False
+        if len(words) == 1 and not self.prefix and self.MOVE.match(words[0]):
+            words = ['usermove', words[0]]
+        cmd = words[0] if words else ''
+        if cmd == 'new':
+            self.ply, self.forced, self.held = 0, False, False
+            return False
+        if cmd == 'force':
+            self.forced = True
+            return False
+        if cmd == 'go':
+            self.forced = False
+            return self.turn()
+        if cmd == 'usermove' and len(words) > 1:
+            self.ply += 1
+            if not self.held:
+                if self.forced or self.ply >= len(self.moves):
+                    return False
+                self.send('force\n')
+                self.held = True
+            self.send(line)
+            if not self.forced:
+                self.turn()
+            return True
+        return False
+
+    def turn(self):
+        """The engine is to move: from the opening, or by thinking once the opening is over."""
+        if self.ply < len(self.moves):
+            if not self.held:
+                self.send('force\n')
+                self.held = True
+            move = self.moves[self.ply]
+            self.send(f'{self.prefix}{move}\n')
+            self.tell(f'move {move}\n')
+            self.ply += 1
+            return True
+        if self.held:
+            self.held = False
+            self.send('go\n')
+            return True
+        return False
+
+
 def relay(argv):
-    """`xboard_match.py relay --drop CMD... -- ENGINE...`: runs ENGINE with XBoard's lines passed on, less
-    the commands named by --drop (compared by first word). The engine's output goes straight to XBoard."""
+    """`xboard_match.py relay [--drop CMD]... [--book MOVES] -- ENGINE...`: runs ENGINE with XBoard's
+    lines passed on, less the commands named by --drop (compared by first word). The engine's output goes
+    straight to XBoard. With --book, the relay plays the engine's moves of that opening (see Book)."""
     ap = argparse.ArgumentParser(prog='xboard_match.py relay')
     ap.add_argument('--drop', action='append', default=[])
+    ap.add_argument('--book', default='')
     ap.add_argument('engine', nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
     engine = a.engine[1:] if a.engine[:1] == ['--'] else a.engine
@@ -202,25 +270,38 @@ def relay(argv):
     signal.signal(signal.SIGTERM, lambda *_: (child.terminate(), sys.exit(0)))
     # XBoard signals the process it started: pass its interrupts on to the engine.
     signal.signal(signal.SIGINT, lambda *_: child.send_signal(signal.SIGINT))
+
+    def send(line):
+        child.stdin.write(line)
+        child.stdin.flush()
+
+    def tell(line):
+        sys.stdout.write(line)
+        sys.stdout.flush()
+
+    book = Book(a.book.split(), send, tell) if a.book else None
     try:
         for line in iter(sys.stdin.readline, ''):
             if line.split()[:1] and line.split()[0] in a.drop:
                 continue
-            child.stdin.write(line)
-            child.stdin.flush()
+            if book and book.line(line):
+                continue
+            send(line)
         child.stdin.close()
     except BrokenPipeError:
         pass
     sys.exit(child.wait())
 
 
-def engine_command(cmd, drop):
-    """The command XBoard starts for an engine: absolute, and behind the relay when lines are dropped."""
+def engine_command(cmd, drop, book=''):
+    """The command XBoard starts for an engine: absolute, and behind the relay when lines are dropped
+    or the relay plays an opening."""
     cmd = absolute_command(cmd)
-    if not drop:
+    if not drop and not book:
         return cmd
     drops = ' '.join(f'--drop {shlex.quote(d)}' for d in drop)
-    return f'{shlex.quote(sys.executable)} {shlex.quote(os.path.abspath(__file__))} relay {drops} -- {cmd}'
+    books = f'--book {shlex.quote(book)}' if book else ''
+    return f'{shlex.quote(sys.executable)} {shlex.quote(os.path.abspath(__file__))} relay {drops} {books} -- {cmd}'
 
 
 # ------------------------------------------------------------------ one game
@@ -277,9 +358,11 @@ def play_game(a, n, opening, first_white, display, out):
     for f in (pgn, debug):
         f.unlink(missing_ok=True)
     tc_args, worst = time_control(a.tc, a.max_moves)
+    book = opening if a.openings_by_engines and opening and not is_fen(opening) else ''
     argv = [a.xboard, '-noGUI', '-xexit', '-saveSettingsOnExit', 'false', '-soundProgram', '',
             '-popupMoveErrors', 'false', '-variant', a.variant,
-            '-fcp', engine_command(a.first, a.first_drop), '-scp', engine_command(a.second, a.second_drop),
+            '-fcp', engine_command(a.first, a.first_drop, book),
+            '-scp', engine_command(a.second, a.second_drop, book),
             '-fn', a.first_name, '-sn', a.second_name, '-firstPlaysBlack', 'false' if first_white else 'true',
             '-mg', '1', *tc_args, '-xponder', '-autoCallFlag', 'true',
             '-testLegality', 'true', '-checkMates', 'true', '-testClaims', 'true',
@@ -288,7 +371,7 @@ def play_game(a, n, opening, first_white, display, out):
             *(['-adjudicateLossThreshold', str(-a.resign)] if a.resign else []),
             '-sgf', str(pgn), '-pgnExtendedInfo', 'true', '-saveOutOfBookInfo', 'false',
             '-debug', '-nameOfDebugFile', str(debug),
-            *opening_args(opening, gamedir, a.variant), *shlex.split(a.xboard_args)]
+            *([] if book else opening_args(opening, gamedir, a.variant)), *shlex.split(a.xboard_args)]
     env = dict(os.environ, DISPLAY=display.name, HOME=str(gamedir / 'home'))
     with open(out / 'xboard.stderr', 'a') as err:
         err.write(f'== game {n}: {shlex.join(argv)}\n')
@@ -446,6 +529,30 @@ def selftest():
     assert elo(10, 0, 10) == (0, -163, 163), elo(10, 0, 10)
     assert elo(0, 0, 0) is None and elo(3, 2, 0)[0] > 0 > elo(0, 2, 3)[0]
     assert elo(0, 0, 20) == (-636, -636, -301), elo(0, 0, 20)
+    # The relay's opening: for the engine with White it answers `go` and the replies from the opening,
+    # and thinks (`go`) from the first ply after it; with Black likewise, and it never thinks inside it.
+    for lines, want_sent, want_told in [
+            (['new', 'force', 'go', 'usermove b', 'usermove d', 'usermove f'],
+             ['new', 'force', 'force', 'usermove a', 'usermove b', 'usermove c', 'usermove d', 'go',
+              'usermove f'], ['move a', 'move c']),
+            (['new', 'usermove a', 'usermove c', 'usermove e'],
+             ['new', 'force', 'usermove a', 'usermove b', 'usermove c', 'go', 'usermove e'], ['move b']),
+            (['new', 'force', 'usermove a', 'usermove b', 'go'],
+             ['new', 'force', 'usermove a', 'usermove b', 'force', 'usermove c'], ['move c'])]:
+        sent, told = [], []
+        book = Book('a b c'.split(), lambda l: sent.append(l.strip()), lambda l: told.append(l.strip()))
+        book.line('accepted usermove\n')
+        for line in lines:
+            if not book.line(line + '\n'):
+                sent.append(line)
+        assert (sent, told) == (want_sent, want_told), (lines, sent, told)
+    # An engine without `usermove=1` gets bare moves, from XBoard and from the relay alike.
+    sent, told = [], []
+    book = Book(['e2e4', 'e7e5'], lambda l: sent.append(l.strip()), lambda l: told.append(l.strip()))
+    for line in ['new', 'e2e4', 'g1f3']:
+        if not book.line(line + '\n'):
+            sent.append(line)
+    assert (sent, told) == (['new', 'force', 'e2e4', 'e7e5', 'g1f3', 'go'], ['move e7e5']), (sent, told)
     print('xboard_match selftest ok')
 
 
@@ -469,6 +576,11 @@ def main():
     ap.add_argument('--games', type=int, help='number of games (default 2, or 2 per opening)')
     ap.add_argument('--tc', default='0:10+0.1')
     ap.add_argument('--openings', help='file of openings: one FEN or move sequence a line')
+    ap.add_argument('--openings-by-engines', action='store_true',
+                    help='the engines play an opening of moves, through the relay, instead of XBoard '
+                         'loading it: XBoard reads a game file before the first engine\'s `setup` '
+                         'arrives, so it cannot load one for a variant that engine defines ("Illegal '
+                         'move: 1. f2d2" at wa-shogi, and the game starts from the start position)')
     ap.add_argument('--out', default='xboard-match')
     ap.add_argument('--max-moves', type=int, default=300, help='draw after this many moves (each side)')
     ap.add_argument('--rule-moves', type=int, default=50, help='draw after N reversible moves (0: off)')

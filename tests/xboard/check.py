@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""check.py OUTDIR ROLE GAMES: checks one tests/peers/xboard_match.py match that acedrex played in.
+"""check.py OUTDIR ROLE GAMES [ACEDREX]: checks one tests/peers/xboard_match.py match that acedrex played in.
 
 ROLE is `first` or `second`: which XBoard engine acedrex was. Reads OUTDIR/summary.json (the match
 runner's summary) and the per-game protocol logs OUTDIR/game-N.debug. Fails (exit 1) on:
   * fewer than GAMES finished games;
   * any game ended by an illegal move, a false claim, a crash or hang, or with no result: with acedrex
     first, XBoard referees by acedrex's own `setup`/`piece` lines, so "Fairy-Max played an illegal
-    move" means those lines disagree with Fairy-Max's rules;
+    move" means those lines disagree with Fairy-Max's rules. With acedrex second and the binary
+    ACEDREX given, a game the first engine lost by an illegal move (XBoard refereeing by that
+    engine's own lines) is no problem when acedrex's move generator refuses that move too, in the
+    game as acedrex saw it (the moves XBoard passed to it and its own); HaChu, lost and in check,
+    plays a move that leaves its king attacked;
   * a time forfeit by acedrex;
   * `Illegal move` or `Error (` replies sent by acedrex (it rejected a move or a command XBoard sent);
   * with acedrex first: XBoard not taking its setup (games not from the Grant Acedrex start).
@@ -15,9 +19,11 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
 
 outdir, role, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+acedrex = sys.argv[4] if len(sys.argv) > 4 else None
 if role not in ('first', 'second'):
     sys.exit(f'ROLE must be first or second, not {role}')
 problems = []
@@ -27,9 +33,44 @@ except (OSError, ValueError) as e:
     print(f'FAIL: no match summary in {outdir}: {e}')
     sys.exit(1)
 
+MOVE = r'([a-p]\d+[a-p]\d+\S*|\+?[A-Za-z]@[a-p]\d+|@@@@)'
+
+
+def refused_by_acedrex(game):
+    """For a game the first engine lost by an illegal move: that move and whether acedrex refuses it
+    too, after the moves of the game as acedrex saw them (XBoard's `usermove` lines to it and its own
+    `move` lines, in the order of the protocol log)."""
+    path = os.path.join(outdir, f'game-{game}.debug')
+    seen, last = [], None
+    for line in open(path, encoding='utf-8', errors='replace'):
+        line = line.rstrip('\n')
+        m = re.search(r'>second ?: usermove (?:\d+ >second ?: )?' + MOVE + '$', line)
+        if m:
+            seen.append(m[1])
+        m = re.search(r'<second ?: move ' + MOVE + '$', line)
+        if m:
+            seen.append(m[1])
+        m = re.search(r'<first ?: move ' + MOVE + '$', line)
+        if m:
+            last = m[1]
+    if last is None:
+        return None, False
+    out = subprocess.run([acedrex, 'moves', '--variant', summary['variant'], '--moves', ' '.join(seen)],
+                         capture_output=True, text=True)
+    legal = out.stdout.splitlines()[0].split() if out.returncode == 0 and out.stdout else None
+    return last, legal is not None and last not in legal
+
+
 for g in summary['game_list']:
     names = {r: summary['engines'][r]['name'] for r in ('first', 'second')}
     print(f"game {g['game']}: {names[g['white']]} - {names[g['black']]} {g['result']} {{{g['reason']}}} [{g['ending']}]")
+    if (acedrex and role == 'second' and g['ending'] == 'illegal move' and g['culprit'] == 'first'):
+        move, refused = refused_by_acedrex(g['game'])
+        if refused:
+            print(f"  the first engine's {move} is illegal by acedrex's rules too")
+            continue
+        problems.append(f"game {g['game']}: the first engine's illegal move {move} is legal for acedrex")
+        continue
     if g['ending'] in ('illegal move', 'false claim', 'crash', 'unfinished', 'no reason given'):
         problems.append(f"game {g['game']}: {g['ending']} ({g['culprit'] or 'unattributed'}): {g['reason']}")
     if g['ending'] == 'time forfeit' and g['culprit'] == role:
