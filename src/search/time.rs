@@ -10,9 +10,15 @@ fn margin(remaining: Duration) -> Duration {
     Duration::from_millis(30) + remaining / 20
 }
 
-/// (soft, hard) limits for the side to move; None = no such limit. The soft limit comes from a
-/// clock only: a fixed move time is a hard limit alone.
-pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
+/// Moves assumed still to come when the clock does not say: a game lasts longer the more men
+/// there are to trade (chess's 32 give the usual 35-odd moves; Chu Shogi's 92 give about 110).
+pub fn moves_to_go(men: usize) -> u32 {
+    (men as u32 * 6 / 5).clamp(35, 120)
+}
+
+/// (soft, hard) limits for the side to move, with `men` pieces on the board and in hand; None =
+/// no such limit. The soft limit comes from a clock only: a fixed move time is a hard limit alone.
+pub fn budget(limits: &Limits, side: Side, men: usize) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
     }
@@ -32,8 +38,10 @@ pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration
     if let Some(remaining) = clock {
         let inc = inc.unwrap_or_default();
         let usable = remaining.saturating_sub(margin(remaining));
-        // Long games in big variants: assume many moves still to come unless told.
-        let mtg = limits.movestogo.unwrap_or(35).clamp(1, 60);
+        let mtg = limits
+            .movestogo
+            .unwrap_or_else(|| moves_to_go(men))
+            .clamp(1, 120);
         let ideal = (usable / mtg + inc * 3 / 4).min(usable);
         let max = if mtg == 1 {
             usable
@@ -56,7 +64,7 @@ mod tests {
             wtime: Some(Duration::from_millis(1000)),
             ..Limits::default()
         };
-        let (soft, hard) = budget(&limits, Side::White);
+        let (soft, hard) = budget(&limits, Side::White, 32);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft <= hard);
         assert!(hard <= Duration::from_millis(1000 - 80));
@@ -64,14 +72,15 @@ mod tests {
             btime: Some(Duration::from_millis(10)),
             ..Limits::default()
         };
-        assert_eq!(budget(&limits, Side::Black).1, Some(Duration::ZERO));
+        assert_eq!(budget(&limits, Side::Black, 32).1, Some(Duration::ZERO));
         assert_eq!(
             budget(
                 &Limits {
                     infinite: true,
                     ..limits
                 },
-                Side::Black
+                Side::Black,
+                32
             ),
             (None, None)
         );
