@@ -85,4 +85,21 @@ mod tests {
             (None, None)
         );
     }
+
+    #[test]
+    fn more_men_spread_the_clock_over_more_moves() {
+        // Chess keeps its usual horizon; a 12x12 shogi start (92 men) plans for about 110 moves,
+        // so its first moves get about a third of chess's share of the clock.
+        assert_eq!(moves_to_go(32), 38);
+        assert_eq!(moves_to_go(10), 35);
+        assert_eq!(moves_to_go(92), 110);
+        assert_eq!(moves_to_go(400), 120);
+        let limits = Limits {
+            wtime: Some(Duration::from_secs(10)),
+            ..Limits::default()
+        };
+        let chess = budget(&limits, Side::White, 32).0.unwrap();
+        let chu = budget(&limits, Side::White, 92).0.unwrap();
+        assert!(chu * 3 <= chess + Duration::from_millis(30), "{chu:?} {chess:?}");
+    }
 }
