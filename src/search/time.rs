@@ -10,13 +10,14 @@ fn margin(remaining: Duration) -> Duration {
     Duration::from_millis(30) + remaining / 20
 }
 
-/// Moves assumed still to come when the clock does not say: a game lasts longer the more men
-/// there are to trade (chess's 32 give the usual 35-odd moves; Chu Shogi's 92 give about 110).
+/// Moves assumed still to come when the clock does not say. Up to 40 men (the chess family,
+/// shogi) 35; a game with more men to trade lasts longer: Chu Shogi's 92 plan for over 100
+/// moves, so its early moves do not spend the clock that a 150-move game needs later.
 pub fn moves_to_go(men: usize) -> u32 {
-    (men as u32 * 6 / 5).clamp(35, 120)
+    (35 + men.saturating_sub(40) as u32 * 3 / 2).min(120)
 }
 
-/// (soft, hard) limits for the side to move, with `men` pieces on the board and in hand; None =
+/// (soft, hard) limits for the side to move, with `men` pieces on the board; None =
 /// no such limit. The soft limit comes from a clock only: a fixed move time is a hard limit alone.
 pub fn budget(limits: &Limits, side: Side, men: usize) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
@@ -88,11 +89,11 @@ mod tests {
 
     #[test]
     fn more_men_spread_the_clock_over_more_moves() {
-        // Chess keeps its usual horizon; a 12x12 shogi start (92 men) plans for about 110 moves,
-        // so its first moves get about a third of chess's share of the clock.
-        assert_eq!(moves_to_go(32), 38);
-        assert_eq!(moves_to_go(10), 35);
-        assert_eq!(moves_to_go(92), 110);
+        // Chess keeps its horizon; a 12x12 shogi start (92 men) plans for 113 moves, so its
+        // first moves get about a third of chess's share of the clock.
+        assert_eq!(moves_to_go(32), 35);
+        assert_eq!(moves_to_go(40), 35);
+        assert_eq!(moves_to_go(92), 113);
         assert_eq!(moves_to_go(400), 120);
         let limits = Limits {
             wtime: Some(Duration::from_secs(10)),
@@ -100,6 +101,9 @@ mod tests {
         };
         let chess = budget(&limits, Side::White, 32).0.unwrap();
         let chu = budget(&limits, Side::White, 92).0.unwrap();
-        assert!(chu * 3 <= chess + Duration::from_millis(30), "{chu:?} {chess:?}");
+        assert!(
+            chu * 3 <= chess + Duration::from_millis(30),
+            "{chu:?} {chess:?}"
+        );
     }
 }
