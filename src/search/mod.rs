@@ -21,7 +21,7 @@ mod worker;
 
 use crate::eval::EvalTables;
 use crate::game::Game;
-use crate::position::{Kind, Move, Position};
+use crate::position::{Kind, Move, Position, Side};
 use crate::variant::{BareKing, DiceNoMove};
 use checks::CheckFilter;
 use std::sync::Arc;
@@ -271,7 +271,8 @@ impl Engine {
                 depth: 0,
             };
         }
-        let (soft, hard) = time::budget(limits, pos.side_to_move());
+        let men = root.pieces(Side::White).len() + root.pieces(Side::Black).len();
+        let (soft, hard) = time::budget(limits, pos.side_to_move(), men);
         let dice = dice_weights(&root);
         let shared = Shared {
             tt: &self.tt,

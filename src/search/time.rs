@@ -10,9 +10,16 @@ fn margin(remaining: Duration) -> Duration {
     Duration::from_millis(30) + remaining / 20
 }
 
-/// (soft, hard) limits for the side to move; None = no such limit. The soft limit comes from a
-/// clock only: a fixed move time is a hard limit alone.
-pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
+/// Moves assumed still to come when the clock does not say. Up to 40 men (the chess family,
+/// shogi) 35; a game with more men to trade lasts longer: Chu Shogi's 92 plan for over 100
+/// moves, so its early moves do not spend the clock that a 150-move game needs later.
+pub fn moves_to_go(men: usize) -> u32 {
+    (35 + men.saturating_sub(40) as u32 * 3 / 2).min(120)
+}
+
+/// (soft, hard) limits for the side to move, with `men` pieces on the board; None =
+/// no such limit. The soft limit comes from a clock only: a fixed move time is a hard limit alone.
+pub fn budget(limits: &Limits, side: Side, men: usize) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
         return (None, None);
     }
@@ -32,8 +39,10 @@ pub fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration
     if let Some(remaining) = clock {
         let inc = inc.unwrap_or_default();
         let usable = remaining.saturating_sub(margin(remaining));
-        // Long games in big variants: assume many moves still to come unless told.
-        let mtg = limits.movestogo.unwrap_or(35).clamp(1, 60);
+        let mtg = limits
+            .movestogo
+            .unwrap_or_else(|| moves_to_go(men))
+            .clamp(1, 120);
         let ideal = (usable / mtg + inc * 3 / 4).min(usable);
         let max = if mtg == 1 {
             usable
@@ -56,7 +65,7 @@ mod tests {
             wtime: Some(Duration::from_millis(1000)),
             ..Limits::default()
         };
-        let (soft, hard) = budget(&limits, Side::White);
+        let (soft, hard) = budget(&limits, Side::White, 32);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft <= hard);
         assert!(hard <= Duration::from_millis(1000 - 80));
@@ -64,16 +73,37 @@ mod tests {
             btime: Some(Duration::from_millis(10)),
             ..Limits::default()
         };
-        assert_eq!(budget(&limits, Side::Black).1, Some(Duration::ZERO));
+        assert_eq!(budget(&limits, Side::Black, 32).1, Some(Duration::ZERO));
         assert_eq!(
             budget(
                 &Limits {
                     infinite: true,
                     ..limits
                 },
-                Side::Black
+                Side::Black,
+                32
             ),
             (None, None)
+        );
+    }
+
+    #[test]
+    fn more_men_spread_the_clock_over_more_moves() {
+        // Chess keeps its horizon; a 12x12 shogi start (92 men) plans for 113 moves, so its
+        // first moves get about a third of chess's share of the clock.
+        assert_eq!(moves_to_go(32), 35);
+        assert_eq!(moves_to_go(40), 35);
+        assert_eq!(moves_to_go(92), 113);
+        assert_eq!(moves_to_go(400), 120);
+        let limits = Limits {
+            wtime: Some(Duration::from_secs(10)),
+            ..Limits::default()
+        };
+        let chess = budget(&limits, Side::White, 32).0.unwrap();
+        let chu = budget(&limits, Side::White, 92).0.unwrap();
+        assert!(
+            chu * 3 <= chess + Duration::from_millis(30),
+            "{chu:?} {chess:?}"
         );
     }
 }

@@ -726,7 +726,10 @@ impl<'a> Worker<'a> {
             }
             // Exchange pruning near the leaves: a move that loses more material in the exchange
             // on its square than the depth left could plausibly win back. Quiet moves that cannot
-            // check get the tighter margin.
+            // check get the tighter margin. A move that gives check is searched whatever it
+            // loses: a sacrifice that mates (a Lion taking two guards next to the king) is
+            // worth more than any exchange.
+            let mut exchange_pruned = false;
             if !prune
                 && ply > 0
                 && !in_check
@@ -741,14 +744,17 @@ impl<'a> Worker<'a> {
                     SEE_MARGIN_QUIET * depth * depth
                 };
                 if self.exchange_below(m, margin) {
-                    continue;
+                    if !self.sh.checks.may_check_before(&self.pos, m) {
+                        continue;
+                    }
+                    exchange_pruned = true;
                 }
             }
             if !self.make_legal(m, in_check, ply) {
                 continue;
             }
             let gives_check = self.gives_check(m);
-            if prune && !gives_check {
+            if (prune || exchange_pruned) && !gives_check {
                 self.pos.unmake();
                 continue;
             }
