@@ -528,6 +528,17 @@ fn parse_trimmed(pos: &mut Position, t: &str, text: &str) -> Result<Move, SanErr
             None => true,
         })
         .collect();
+    // A piece that may promote or not: without `=`, the move that does not (as in coordinates).
+    let plain: Vec<Move> = cands
+        .iter()
+        .copied()
+        .filter(|m| m.promotion().is_none())
+        .collect();
+    let cands = if promo.is_none() && cands.len() > 1 && plain.len() == 1 {
+        plain
+    } else {
+        cands
+    };
     match cands.as_slice() {
         [m] => Ok(*m),
         [] => Err(SanError::Illegal(text.into())),

@@ -148,6 +148,50 @@ fn chu_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
     );
 }
 
+/// The options hachu_legal.py needs for Dai Shogi: the 15x15 board, promotions offered with `+`,
+/// two-leg moves offered to the pieces with Lion power only (the Lion, a promoted kirin, the
+/// Soaring Eagle and the Horned Falcon), and destinations on the lines or two steps away (no Dai
+/// piece goes further off a line). Dai has no Lion-trading rules in HaChu.
+const DAI: &[&str] = &[
+    "--files",
+    "15",
+    "--ranks",
+    "15",
+    "--promote",
+    "+",
+    "--two-leg",
+    "L!,+O,+D,+H",
+    "--reach",
+    "2",
+];
+
+#[test]
+fn dai_shogi_legal_sets_equal_hachu() {
+    let data = include_str!("perft/dai-hachu.txt");
+    let cases = compare("dai", data);
+    assert!(cases > 200, "only {cases} positions read");
+    // The walks reach what Dai adds to Chu: moves of the dressed ids' pieces (the evil wolf, the
+    // violent ox), Lion moves that take on the way, and promotions.
+    for form in [",", "+"] {
+        let seen = data.lines().any(|l| {
+            let legal = l.split(" ; legal ").nth(1).unwrap_or("");
+            legal.split_whitespace().any(|m| m.contains(form))
+        });
+        assert!(seen, "the recorded walks hold no {form:?} move");
+    }
+}
+
+#[test]
+fn dai_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "dai_shogi_legal_sets_equal_hachu_on_a_fresh_walk",
+        "dai",
+        "5",
+        "30",
+        DAI,
+    );
+}
+
 /// Chu Shogi's promotion (`piece-promotion zone 4 optional on-entry`), each verdict HaChu's
 /// (`setboard` with the placement, then `usermove` per move; for the pawn that went on without
 /// promoting, the game was played up to it).

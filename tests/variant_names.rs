@@ -110,6 +110,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("sittuyin", &["sittuyin"]),
     ("lion", &[]),
     ("chu", &[]),
+    ("dai", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),
     ("makpong", &["makpong"]),
