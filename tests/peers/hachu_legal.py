@@ -3,7 +3,8 @@
 
   hachu_legal.py --variant lion [--acedrex-variant lion] [--games 6] [--plies 40] [--seed 1]
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
-                 [--moves "f3f5 a9a8 ..."]
+                 [--moves "f3f5 a9a8 ..."] [--promote +] [--lions N,+O] [--two-leg L!,+D]
+                 [--reach 2]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
 Each walk starts from the start position, or after `--moves` (played by HaChu first, each one checked
@@ -13,9 +14,11 @@ after which HaChu's own answers go wrong (see the comment in `main`).
 How HaChu is asked: it plays in force mode over the xboard protocol (`memory` first: HaChu lists
 moves only with a hash table). Every candidate is sent as `usermove`; HaChu answers `Illegal move`
 or makes it, and `undo` takes it back; every exchange ends with `ping`/`pong`. The candidates are
-every square pair from a square of the side to move (the pass is `b1b1`), every two-leg move over
-a neighbouring square for pieces other than pawns (`b1c2,c2c3`, the Lion's locust form), and a
-queening pawn's `q` suffix.
+every square pair from a square of the side to move (the pass is `b1b1`; with --reach, only the
+destinations on a line through the piece or near it), every two-leg move over a neighbouring
+square for pieces other than pawns (`b1c2,c2c3`, the Lion's locust form; with --two-leg, for the
+named pieces only), and a queening pawn's `q` suffix. Pieces are read from acedrex's FEN, with
+dressed ids (`a'`, `L!`) as HaChu writes Dai's.
 HaChu plays the king-capture form of its games: its list holds moves that leave the mover's king
 attacked. Such a move is dropped here, judged by HaChu too: after it, HaChu is set to move (`sd 1`, `go`),
 and when it can take a king it does so at once and claims the game "{king capture}".
