@@ -331,29 +331,6 @@ fn xboard_null_move_is_the_pass() {
     );
 }
 
-/// HaChu ends a Lion's one-step move with a comma and no second leg (`m9l10,`, seen in Dai Shogi
-/// games): it is the one-leg move; a comma before something that is no square stays unparsable.
-#[test]
-fn xboard_reads_a_lions_move_with_an_empty_second_leg() {
-    let out = xboard(
-        "new\nvariant lion\nforce\nusermove b2b3\nusermove b7b6\nusermove b1b2,\nfen\n\
-         usermove b8b7,x9\nfen\n",
-    );
-    let lines: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("# fen") || l.starts_with("Illegal") || l.starts_with("Error"))
-        .collect();
-    assert_eq!(
-        lines,
-        [
-            "# fen rlbqkbnr/p1pppppp/1p6/8/8/1P6/PLPPPPPP/R1BQKBNR b KQkq - 1 2",
-            "Illegal move (unparsable): b8b7,x9",
-            "# fen rlbqkbnr/p1pppppp/1p6/8/8/1P6/PLPPPPPP/R1BQKBNR b KQkq - 1 2",
-        ],
-        "{out}"
-    );
-}
-
 #[test]
 fn xboard_edit_mode() {
     let out = xboard(

@@ -125,13 +125,7 @@ impl Position {
         // `f5g6,g6h7`: a second leg from where the first ended. Over a piece it names the locust
         // move that takes it; over an empty square, the move from the first square to the last.
         let mut locust = None;
-        // HaChu ends a Lion's one-step move with the comma and no second leg (`m9l10,`): the
-        // one-leg move.
-        if let Some(after) = rest.strip_prefix(',')
-            && parse_square(after, files, ranks).is_none()
-        {
-            rest = after;
-        } else if let Some(second) = rest.strip_prefix(',') {
+        if let Some(second) = rest.strip_prefix(',') {
             let (via, n3) = parse_square(second, files, ranks).ok_or_else(syntax)?;
             let (end, n4) = parse_square(&second[n3..], files, ranks).ok_or_else(syntax)?;
             if via != to {

@@ -190,6 +190,15 @@ def play(a, n, opening, white_first):
             mm = re.match(r'move\s+(\S+)', line)
             if mm:
                 move = mm.group(1)
+                # A move whose text ends in a comma has more legs: HaChu sends a Lion's double
+                # move as `move j9k10,` and then `move k10j9`, and XBoard joins them.
+                while move.endswith(','):
+                    line = e.get(started + clock[mover] + 2)
+                    if line is None:
+                        return finish(lose[side[mover]], '%s sent half a move' % mover, mover)
+                    mm = re.match(r'move\s+(\S+)', line)
+                    if mm:
+                        move += mm.group(1)
             elif line.startswith('resign'):
                 return finish(lose[side[mover]], '%s resigns' % mover)
             elif re.match(r'(1-0|0-1|1/2-1/2)\s', line + ' '):
