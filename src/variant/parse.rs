@@ -854,7 +854,7 @@ impl FileParser {
         count("piece", key_tok, args, 2, usize::MAX)?;
         let letter = piece_letter(&args[0]).inspect_err(|_| {
             // `piece q ...` clearly means Q: keep later checks from calling every `q` undeclared.
-            if let Some((id, true)) = crate::piece::id::read_all(&args[0].text)
+            if let Some((id, true)) = crate::piece::id::read_all(args[0].text)
                 && !args[0].text.starts_with('+')
             {
                 self.spec.broken_pieces.insert(id);
@@ -934,7 +934,7 @@ fn xboard_name(tok: &Tok) -> Res<Spanned<String>> {
 /// A piece id: one upper-case letter, optionally dressed with `'` or `!` (`A'`, `L!`), or `+` and
 /// such an id for a kind that exists only as its promoted form (`+D`, `+A'`).
 fn piece_letter(tok: &Tok) -> Res<Spanned<char>> {
-    match crate::piece::id::read_all(&tok.text) {
+    match crate::piece::id::read_all(tok.text) {
         Some((id, false)) => Ok(Spanned { value: id, span: tok.span.clone() }),
         Some((id, true)) if tok.text.len() == 1 => Err(tok.span.error(format!(
             "piece letter `{}` is lower case: expected the upper-case letter `{}` (FEN writes Black's pieces in lower case)",
