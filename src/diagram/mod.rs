@@ -84,11 +84,13 @@ pub fn diagram(opts: &DiagramOptions) -> Result<String, DiagramError> {
     match &opts.subject {
         Subject::Piece(l) => {
             let i = variant.piece_index(*l).ok_or_else(|| {
+                // Space-separated: ids may be longer than a letter (`L! P' +D`).
                 let known: String = variant
                     .pieces
                     .iter()
                     .map(|p| crate::piece::id::show(p.letter))
-                    .collect();
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 DiagramError::NoSuchPiece {
                     variant: variant.name.clone(),
                     letter: *l,
