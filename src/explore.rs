@@ -295,8 +295,15 @@ pub fn movement_diagram(betza_text: &str, files: u8, ranks: u8) -> Result<String
 
 /// A position as text: pieces by letter (upper case White), `.` empty.
 pub fn position_text(pos: &Position) -> String {
-    // As `board_text` lays it out; a two-character id (`+d`) takes the space before it.
+    // As `board_text` lays it out when every id is one letter; longer ids (`+d`, `l!`) widen
+    // every column to the longest id and a space.
     let t = &pos.game().tables;
+    let width = 1 + t
+        .pieces
+        .iter()
+        .map(|p| crate::piece::id::text_len(p.letter))
+        .max()
+        .unwrap_or(1);
     let mut out = String::new();
     for r in (0..t.ranks).rev() {
         out += &format!("{:>2}", r + 1);
@@ -307,15 +314,15 @@ pub fn position_text(pos: &Position) -> String {
             } else {
                 ".".to_string()
             };
-            out += &format!("{id:>2}");
+            out += &format!("{id:>width$}");
         }
         out.push('\n');
     }
-    out += "   ";
+    out += &" ".repeat(width + 1);
     out += &(0..t.files)
         .map(|f| ((b'a' + f) as char).to_string())
         .collect::<Vec<_>>()
-        .join(" ");
+        .join(&" ".repeat(width - 1));
     out.push('\n');
     out
 }

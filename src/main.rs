@@ -185,8 +185,8 @@ struct DiagramArgs {
     /// A shipped variant's name or alias, or the path of a variant file.
     #[arg(long, default_value = "grant-acedrex")]
     variant: String,
-    /// A piece of the variant, by letter.
-    #[arg(long)]
+    /// A piece of the variant, by id (`N`, `A'`, `+D`).
+    #[arg(long, value_parser = piece_id)]
     piece: Option<char>,
     /// A Betza string.
     #[arg(long)]
@@ -613,6 +613,16 @@ fn selfplay(args: SelfplayArgs) -> anyhow::Result<ExitCode> {
         ..SelfplayOptions::default()
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A piece id on the command line: `N`, `A'`, `+D`.
+fn piece_id(text: &str) -> Result<char, String> {
+    match acedrex::piece::id::read_all(text) {
+        Some((id, false)) => Ok(id),
+        _ => Err(format!(
+            "`{text}` is not a piece id: expected an upper-case letter, `'` or `!` after it allowed (`A'`), or `+` before it (`+D`)"
+        )),
+    }
 }
 
 /// `acedrex diagram`: an SVG to a file or standard output.

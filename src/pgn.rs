@@ -334,7 +334,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     // it enters, the king's or the rook's (`O-O/He1`, `O-O/Hh1`).
     if let (Some(k), Some(at)) = (m.gated(), m.gate_square()) {
         s.push('/');
-        s.push(game.letter(k));
+        s += &game.id(k);
         if m.kind() == MoveKind::Castle {
             s += &square_name(at);
         }
@@ -355,7 +355,7 @@ pub fn san(pos: &mut Position, m: Move) -> String {
 /// locust move through the middle square, read as its coordinate text `f5g6,g6h7`.
 fn parse_locust_san(pos: &mut Position, text: &str) -> Option<Move> {
     let (files, ranks) = (pos.game().variant.files, pos.game().variant.ranks);
-    let mut rest = text.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '+');
+    let mut rest = text.trim_start_matches(|c: char| c.is_ascii_uppercase() || "+'!".contains(c));
     let mut squares = Vec::new();
     for i in 0..3 {
         if i > 0 {
@@ -392,6 +392,17 @@ pub enum SanError {
 /// notation (`g1g3`, `g1-g3`, `Kg1xg3`, `c11c12u`, `c11c12=U`). Check marks and `!?` are ignored.
 pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
+    // A `!` right after an upper-case letter may dress an id (`Oe5=L!`) rather than annotate: the
+    // text with it kept is tried first.
+    let dressed = text[t.len()..].starts_with('!') && t.ends_with(|c: char| c.is_ascii_uppercase());
+    if dressed && let Ok(m) = parse_trimmed(pos, &text[..t.len() + 1], text) {
+        return Ok(m);
+    }
+    parse_trimmed(pos, t, text)
+}
+
+/// [`parse_san`] of `t`, the text without its check marks and annotations.
+fn parse_trimmed(pos: &mut Position, t: &str, text: &str) -> Result<Move, SanError> {
     if let Ok(m) = pos.parse_move(t) {
         return Ok(m);
     }
@@ -427,32 +438,32 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
         .chars()
         .filter(|c| !matches!(c, 'x' | '-' | ':'))
         .collect();
+    // The piece: an id (`N`, `A'`, `+D` for a kind that exists only promoted).
     let mut piece = None;
-    if rest.starts_with(|c: char| c.is_ascii_uppercase()) {
-        piece = rest.chars().next();
-        rest.remove(0);
-    } else if let Some(l) = rest.strip_prefix('+').and_then(|r| r.chars().next())
-        && l.is_ascii_uppercase()
-    {
-        // A kind that exists only promoted: `+Dxe5`.
-        piece = Some(crate::piece::id::plus(l));
-        rest.drain(..2);
+    if let Some((id, false, n)) = crate::piece::id::read(&rest) {
+        piece = Some(id);
+        rest.drain(..n);
     }
     // Promotion: `=U`, or a letter right after the destination's rank.
     let mut promo = None;
     if let Some(i) = rest.find('=') {
-        let p: Vec<char> = rest[i + 1..].chars().collect();
-        promo = match p[..] {
-            [l] if l.is_ascii_alphabetic() => Some(l.to_ascii_uppercase()),
-            ['+', l] if l.is_ascii_alphabetic() => Some(crate::piece::id::plus(l)),
-            _ => return Err(bad()),
-        };
+        promo = Some(
+            crate::piece::id::read_all(&rest[i + 1..])
+                .ok_or_else(bad)?
+                .0,
+        );
         rest.truncate(i);
     } else if rest.len() >= 3 {
         let b = rest.as_bytes();
-        if b[b.len() - 1].is_ascii_alphabetic() && b[b.len() - 2].is_ascii_digit() {
-            promo = Some((b[b.len() - 1] as char).to_ascii_uppercase());
-            rest.pop();
+        let dress = usize::from(matches!(b[b.len() - 1], b'\'' | b'!'));
+        let n = b.len() - dress;
+        if n >= 2 && b[n - 1].is_ascii_alphabetic() && b[n - 2].is_ascii_digit() {
+            promo = Some(
+                crate::piece::id::read_all(&rest[n - 1..])
+                    .ok_or_else(bad)?
+                    .0,
+            );
+            rest.truncate(n - 1);
         }
     }
     // Destination: the last file letter and the digits after it.
@@ -517,6 +528,17 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
             None => true,
         })
         .collect();
+    // A piece that may promote or not: without `=`, the move that does not (as in coordinates).
+    let plain: Vec<Move> = cands
+        .iter()
+        .copied()
+        .filter(|m| m.promotion().is_none())
+        .collect();
+    let cands = if promo.is_none() && cands.len() > 1 && plain.len() == 1 {
+        plain
+    } else {
+        cands
+    };
     match cands.as_slice() {
         [m] => Ok(*m),
         [] => Err(SanError::Illegal(text.into())),

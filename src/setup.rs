@@ -286,13 +286,16 @@ impl Setup {
                     len: 2,
                     message: format!(
                         "`+{}` in the {what}: {} does not promote: expected {expected}",
-                        p.side.cased(p.letter),
-                        p.letter
+                        crate::piece::id::cased(p.side, p.letter),
+                        crate::piece::id::show(p.letter)
                     ),
                 });
             }
         }
-        let letters: String = declared.iter().map(|c| format!("{c} ")).collect();
+        let letters: String = declared
+            .iter()
+            .map(|&c| format!("{} ", crate::piece::id::show(c)))
+            .collect();
         let mut reported: Vec<char> = Vec::new();
         for (i, row) in self.rows.iter().enumerate() {
             let width = row.squares.len();
@@ -318,10 +321,10 @@ impl Setup {
                     };
                     problems.push(FenProblem {
                         at: p.at,
-                        len: 1,
+                        len: crate::piece::id::text_len(p.letter),
                         message: format!(
                             "`{}` in the {what} is not a declared piece{more}: expected one of {letters}(either case)",
-                            p.side.cased(p.letter)
+                            crate::piece::id::cased(p.side, p.letter)
                         ),
                     });
                 }
@@ -331,10 +334,10 @@ impl Setup {
             if !declared.contains(&p.letter) {
                 problems.push(FenProblem {
                     at: p.at,
-                    len: 1,
+                    len: crate::piece::id::text_len(p.letter),
                     message: format!(
                         "`{}` in the holdings of the {what} is not a declared piece: expected one of {letters}(either case)",
-                        p.side.cased(p.letter)
+                        crate::piece::id::cased(p.side, p.letter)
                     ),
                 });
             }
@@ -401,7 +404,7 @@ impl Setup {
                             if p.plus {
                                 s.push('+');
                             }
-                            s.push(p.side.cased(p.letter));
+                            s += &crate::piece::id::cased(p.side, p.letter);
                             if p.promoted {
                                 s.push('~');
                             }
@@ -438,7 +441,10 @@ impl Setup {
         let hands = self.hands.as_ref().map_or(String::new(), |h| {
             let mut h = h.clone();
             h.sort_by_key(|p| p.side != Side::White);
-            let letters: String = h.iter().map(|p| p.side.cased(p.letter)).collect();
+            let letters: String = h
+                .iter()
+                .map(|p| crate::piece::id::cased(p.side, p.letter))
+                .collect();
             format!("[{letters}]")
         });
         format!(
@@ -569,15 +575,22 @@ fn split_holdings<'a>(
         });
     }
     let mut hand = Vec::new();
-    for (i, c) in inner[..close].chars().enumerate() {
+    let held: Vec<char> = inner[..close].chars().collect();
+    let mut i = 0;
+    while i < held.len() {
+        let c = held[i];
         if c.is_ascii_alphabetic() {
+            // A letter, dressed or not (`a'`).
+            let (id, lower, n) = read_id(&held[i..]).expect("a letter starts an id");
             hand.push(Placed {
-                side: Side::of_letter(c),
-                letter: c.to_ascii_uppercase(),
+                side: if lower { Side::Black } else { Side::White },
+                letter: id,
                 at: at0 + i,
                 promoted: false,
                 plus: false,
             });
+            i += n;
+            continue;
         } else if !(c == '-' && close == 1) {
             problems.push(FenProblem {
                 at: at0 + i,
@@ -587,8 +600,16 @@ fn split_holdings<'a>(
                 ),
             });
         }
+        i += 1;
     }
     (placement, Some(hand))
+}
+
+/// Reads one piece id at the start of `chars` (`d`, `A'`, `+l!`): the id, whether its letter is
+/// lower case, and the characters read.
+fn read_id(chars: &[char]) -> Option<(char, bool, usize)> {
+    let text: String = chars.iter().take(3).collect();
+    crate::piece::id::read(&text)
 }
 
 /// The placement field: ranks split by `/`, runs of empty squares, letters.
@@ -632,26 +653,23 @@ fn read_placement(text: &str, problems: &mut Vec<FenProblem>) -> Vec<Row> {
                     }),
                 }
                 j += len;
-            } else if c.is_ascii_alphabetic() {
-                let promoted = here.get(j + 1) == Some(&'~');
+            } else if let Some((id, lower, n)) = read_id(&here[j..]) {
+                // A letter, dressed or not (`a'`), or `+` and one (`+d`); `~` after it.
+                let plus = c == '+';
+                let id = if plus {
+                    crate::piece::id::base(id).unwrap_or(id)
+                } else {
+                    id
+                };
+                let promoted = !plus && here.get(j + n) == Some(&'~');
                 row.squares.push(Some(Placed {
-                    side: Side::of_letter(c),
-                    letter: c.to_ascii_uppercase(),
-                    at: start + j,
+                    side: if lower { Side::Black } else { Side::White },
+                    letter: id,
+                    at: start + j + usize::from(plus),
                     promoted,
-                    plus: false,
+                    plus,
                 }));
-                j += 1 + usize::from(promoted);
-            } else if c == '+' && here.get(j + 1).is_some_and(char::is_ascii_alphabetic) {
-                let c = here[j + 1];
-                row.squares.push(Some(Placed {
-                    side: Side::of_letter(c),
-                    letter: c.to_ascii_uppercase(),
-                    at: start + j + 1,
-                    promoted: false,
-                    plus: true,
-                }));
-                j += 2;
+                j += n + usize::from(promoted);
             } else {
                 problems.push(FenProblem {
                     at: start + j,

@@ -247,6 +247,80 @@ fn wa_shogi_promotes_on_entering_or_capturing_and_never_must() {
     assert!(
         m.contains(&"a10a11".into()) && m.contains(&"a10a11+".into()),
         "{m:?}"
+/// The options hachu_legal.py needs for Dai Shogi: the 15x15 board, promotions offered with `+`,
+/// two-leg moves offered to the pieces with Lion power only (the Lion, a promoted kirin, the
+/// Soaring Eagle and the Horned Falcon), and destinations on the lines or two steps away (no Dai
+/// piece goes further off a line). Dai has no Lion-trading rules in HaChu.
+const DAI: &[&str] = &[
+    "--files",
+    "15",
+    "--ranks",
+    "15",
+    "--promote",
+    "+",
+    "--two-leg",
+    "L!,+O,+D,+H",
+    "--reach",
+    "2",
+];
+
+#[test]
+fn dai_shogi_legal_sets_equal_hachu() {
+    let data = include_str!("perft/dai-hachu.txt");
+    let cases = compare("dai", data);
+    assert!(cases > 200, "only {cases} positions read");
+    // The walks reach Lion moves that take on the way, and promotions.
+    for form in [",", "+"] {
+        let seen = data.lines().any(|l| {
+            let legal = l.split(" ; legal ").nth(1).unwrap_or("");
+            legal.split_whitespace().any(|m| m.contains(form))
+        });
+        assert!(seen, "the recorded walks hold no {form:?} move");
+    }
+}
+
+/// Dai's start is HaChu's own array (`daiArray` in HaChu 0.21's source, in its binary's strings),
+/// written with the same dressed ids, and every id reads back to its kind.
+#[test]
+fn dai_start_is_hachus_array_with_its_ids() {
+    let g = game("dai");
+    let pos = Position::start(&g);
+    let hachu = "lnuicsgkgsciunl/a1c'1f1tet1f1c'1a/1x'1a'1wxl!ow1a'1x'1/rf'mvbhdqdhbvmf'r/\
+                 ppppppppppppppp/4p'5p'4/15/15/15/4P'5P'4/PPPPPPPPPPPPPPP/\
+                 RF'MVBHDQDHBVMF'R/1X'1A'1WOL!XW1A'1X'1/A1C'1F1TET1F1C'1A/LNUICSGKGSCIUNL";
+    assert_eq!(pos.fen().split(' ').next(), Some(hachu));
+    for (id, name) in [
+        ("L!", "lion"),
+        ("P'", "go-between"),
+        ("A'", "angry-boar"),
+        ("X'", "violent-ox"),
+    ] {
+        let (c, _) = acedrex::piece::id::read_all(id).unwrap();
+        let i = g.variant.piece_index(c).unwrap_or_else(|| panic!("{id}"));
+        assert_eq!(g.variant.pieces[i].name, name);
+    }
+    // 65 pieces a side.
+    let placement = pos.fen();
+    let pieces = |upper: bool| {
+        placement
+            .split(' ')
+            .next()
+            .unwrap()
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == upper)
+            .count()
+    };
+    assert_eq!((pieces(true), pieces(false)), (65, 65));
+}
+
+#[test]
+fn dai_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "dai_shogi_legal_sets_equal_hachu_on_a_fresh_walk",
+        "dai",
+        "5",
+        "30",
+        DAI,
     );
 }
 

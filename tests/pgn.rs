@@ -105,6 +105,48 @@ fn random_games_round_trip() {
     }
 }
 
+/// Dai Shogi's dressed ids (`L!e5`, `X'f6`, `=L!`) survive the PGN writer and reader, from a
+/// FEN too, whose `a'` and `l!` stay in the tag.
+#[test]
+fn dressed_ids_round_trip_in_pgn() {
+    let g0 = game("dai");
+    let mut rng = Rng(0xda1);
+    let start = Position::start(&g0);
+    let mut pos = start.clone();
+    let mut g = tagged(PgnGame::new(start));
+    let mut dressed = 0;
+    for _ in 0..160 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_end().is_some() {
+            break;
+        }
+        // Moves of the dressed kinds first, half the time, so that the game has many.
+        let mine: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| san(&mut pos, m).contains(['\'', '!']))
+            .collect();
+        let m = if !mine.is_empty() && rng.below(2) == 0 {
+            mine[rng.below(mine.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        dressed += usize::from(san(&mut pos, m).contains(['\'', '!']));
+        g.plies.push(Ply::new(m));
+        pos.make(m);
+    }
+    assert!(dressed > 20, "only {dressed} moves of dressed kinds");
+    let text = g.to_pgn();
+    let back = read_games(&text, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back[0].plies, g.plies, "{text}");
+    // From the middle of that game: the FEN tag holds dressed ids.
+    let mut mid = tagged(PgnGame::new(back[0].position()));
+    mid.result = "*".into();
+    let again = read_games(&mid.to_pgn(), None).unwrap();
+    assert_eq!(again[0].start.fen(), pos.fen());
+    assert!(pos.fen().contains(['\'', '!']));
+}
+
 #[test]
 fn reads_xboard_style_and_coordinate_moves() {
     // As XBoard saves a Fairy-Max game (SAN, two-digit ranks, a mate comment), plus the coordinate and

@@ -111,6 +111,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("lion", &[]),
     ("chu", &[]),
     ("wa-shogi", &[]),
+    ("dai", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),
     ("makpong", &["makpong"]),

@@ -25,7 +25,7 @@ pub enum DiagramError {
     /// The Betza string or the square it is drawn from.
     #[error(transparent)]
     Piece(#[from] ExploreError),
-    #[error("{variant} has no piece `{letter}` (pieces: {known})")]
+    #[error("{variant} has no piece `{}` (pieces: {known})", crate::piece::id::show(*letter))]
     NoSuchPiece {
         variant: String,
         letter: char,
@@ -84,7 +84,13 @@ pub fn diagram(opts: &DiagramOptions) -> Result<String, DiagramError> {
     match &opts.subject {
         Subject::Piece(l) => {
             let i = variant.piece_index(*l).ok_or_else(|| {
-                let known: String = variant.pieces.iter().map(|p| p.letter).collect();
+                // Space-separated: ids may be longer than a letter (`L! P' +D`).
+                let known: String = variant
+                    .pieces
+                    .iter()
+                    .map(|p| crate::piece::id::show(p.letter))
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 DiagramError::NoSuchPiece {
                     variant: variant.name.clone(),
                     letter: *l,
@@ -92,7 +98,12 @@ pub fn diagram(opts: &DiagramOptions) -> Result<String, DiagramError> {
                 }
             })?;
             let p = &variant.pieces[i];
-            let title = format!("{} ({}): {}", capitalise(&p.name), p.letter, p.betza_text);
+            let title = format!(
+                "{} ({}): {}",
+                capitalise(&p.name),
+                crate::piece::id::show(p.letter),
+                p.betza_text
+            );
             Ok(movement(
                 &title,
                 &p.betza_text,

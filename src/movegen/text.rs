@@ -30,12 +30,12 @@ impl Position {
             return format!("{plus}{}@{}", self.game().id(k), square_name(m.to));
         }
         if let Some(k) = m.gated() {
-            let letter = self.game().letter(k).to_ascii_lowercase();
+            let letter = crate::piece::id::cased(crate::side::Side::Black, self.game().letter(k));
             if m.gates_partner() {
                 return format!("{}{}{letter}", square_name(m.extra()), square_name(m.from));
             }
             let mut plain = self.move_text(Move::new(m.from, m.to, m.kind()).with_extra(m.extra()));
-            plain.push(letter);
+            plain += &letter;
             return plain;
         }
         // Chess960 castling is written as the king taking its own partner (`g1h1`), as
@@ -62,7 +62,7 @@ impl Position {
             } else if self.is_demotion(m) {
                 s.push('-');
             } else {
-                s.push(self.game().letter(t).to_ascii_lowercase());
+                s += &crate::piece::id::cased(crate::side::Side::Black, self.game().letter(t));
             }
         }
         s
@@ -96,19 +96,18 @@ impl Position {
                 .ok_or_else(|| MoveError::Illegal(text.to_string()));
         }
         if let Some((letter, square)) = text.split_once('@') {
+            // `P@e4`, `A'@e4`, `+P@e4` (a piece dropped promoted).
             let (promoted, letter) = match letter.strip_prefix('+') {
                 Some(l) => (true, l),
                 None => (false, letter),
             };
-            let mut l = letter.chars();
-            let (Some(c), None) = (l.next(), l.next()) else {
+            let Some((c, _)) = crate::piece::id::read_all(letter) else {
                 return Err(syntax());
             };
             let (to, n) = parse_square(square, files, ranks).ok_or_else(syntax)?;
-            if n != square.len() || !c.is_ascii_alphabetic() {
+            if n != square.len() {
                 return Err(syntax());
             }
-            let c = c.to_ascii_uppercase();
             let game = self.game().clone();
             return self
                 .legal_moves()
@@ -139,16 +138,17 @@ impl Position {
             rest = &second[n3 + n4..];
         }
         // `+`: the piece promotes to its promoted form; `=`: it declines to (XBoard's shogi).
-        let suffix = match rest.len() {
-            0 => None,
-            1 if rest == "+" || rest == "=" || rest == "-" => Some(rest.as_bytes()[0] as char),
-            1 if rest.as_bytes()[0].is_ascii_alphabetic() => {
-                Some(rest.as_bytes()[0].to_ascii_uppercase() as char)
+        // A promotion or gating id after it: `q`, `=q`, `a'`.
+        let suffix = match rest {
+            "" => None,
+            "+" | "=" | "-" => Some(rest.as_bytes()[0] as char),
+            _ => {
+                let id = rest.strip_prefix('=').unwrap_or(rest);
+                match crate::piece::id::read_all(id) {
+                    Some((c, _)) if !id.starts_with('+') => Some(c),
+                    _ => return Err(syntax()),
+                }
             }
-            2 if rest.starts_with('=') && rest.as_bytes()[1].is_ascii_alphabetic() => {
-                Some(rest.as_bytes()[1].to_ascii_uppercase() as char)
-            }
-            _ => return Err(syntax()),
         };
         let legal = self.legal_moves();
         let game = self.game().clone();
@@ -220,7 +220,7 @@ impl Position {
                     text.to_string(),
                     many.iter()
                         .filter_map(|m| m.promotion())
-                        .map(|p| game.letter(p).to_ascii_lowercase())
+                        .map(|p| crate::piece::id::cased(crate::side::Side::Black, game.letter(p)))
                         .collect(),
                 )),
             },

@@ -33,11 +33,7 @@ pub fn move_text(pos: &Position, m: Move) -> String {
     let (files, ranks) = (t.files, t.ranks);
     if let Some(k) = m.dropped() {
         let plus = if m.is_promoted_drop() { "+" } else { "" };
-        return format!(
-            "{plus}{}*{}",
-            pos.game().letter(k),
-            square(files, ranks, m.to)
-        );
+        return format!("{plus}{}*{}", pos.game().id(k), square(files, ranks, m.to));
     }
     let acedrex = pos.move_text(m);
     let mut s = square(files, ranks, m.from) + &square(files, ranks, m.to);

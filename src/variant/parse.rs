@@ -854,10 +854,10 @@ impl FileParser {
         count("piece", key_tok, args, 2, usize::MAX)?;
         let letter = piece_letter(&args[0]).inspect_err(|_| {
             // `piece q ...` clearly means Q: keep later checks from calling every `q` undeclared.
-            if let [c] = args[0].text.chars().collect::<Vec<_>>()[..]
-                && c.is_ascii_alphabetic()
+            if let Some((id, true)) = crate::piece::id::read_all(args[0].text)
+                && !args[0].text.starts_with('+')
             {
-                self.spec.broken_pieces.insert(c.to_ascii_uppercase());
+                self.spec.broken_pieces.insert(id);
             }
         })?;
         if let Some(first) = self.letters.get(&letter.value) {
@@ -931,29 +931,26 @@ fn xboard_name(tok: &Tok) -> Res<Spanned<String>> {
     }
 }
 
-/// A piece id: one upper-case letter, or `+L` for a kind that exists only as L's promoted form.
+/// A piece id: one upper-case letter, optionally dressed with `'` or `!` (`A'`, `L!`), or `+` and
+/// such an id for a kind that exists only as its promoted form (`+D`, `+A'`).
 fn piece_letter(tok: &Tok) -> Res<Spanned<char>> {
-    if let Some(rest) = tok.text.strip_prefix('+') {
-        let mut chars = rest.chars();
-        return match (chars.next(), chars.next()) {
-            (Some(c), None) if c.is_ascii_uppercase() => Ok(Spanned {
-                value: crate::piece::id::plus(c),
-                span: tok.span.clone(),
-            }),
-            _ => Err(tok.span.error(format!(
-                "`{}` is not a piece id: expected `+` and one upper-case letter (a kind that exists only promoted, e.g. `+D`)",
-                tok.text
-            ))),
-        };
-    }
-    let mut chars = tok.text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) if c.is_ascii_uppercase() => Ok(Spanned { value: c, span: tok.span.clone() }),
-        (Some(c), None) if c.is_ascii_lowercase() => Err(tok.span.error(format!(
-            "piece letter `{c}` is lower case: expected the upper-case letter `{}` (FEN writes Black's pieces in lower case)",
-            c.to_ascii_uppercase()
+    match crate::piece::id::read_all(tok.text) {
+        Some((id, false)) => Ok(Spanned { value: id, span: tok.span.clone() }),
+        Some((id, true)) if tok.text.len() == 1 => Err(tok.span.error(format!(
+            "piece letter `{}` is lower case: expected the upper-case letter `{}` (FEN writes Black's pieces in lower case)",
+            tok.text,
+            crate::piece::id::show(id)
         ))),
-        _ => Err(tok.span.error(format!("`{}` is not a piece letter: expected one upper-case letter A-Z, or `+` and one (`+D`)", tok.text))),
+        Some((id, true)) if !tok.text.starts_with('+') => Err(tok.span.error(format!(
+            "piece id `{}` is lower case: expected `{}` (FEN writes Black's pieces in lower case)",
+            tok.text,
+            crate::piece::id::show(id)
+        ))),
+        _ if tok.text.starts_with('+') => Err(tok.span.error(format!(
+            "`{}` is not a piece id: expected `+` and one upper-case letter (a kind that exists only promoted, e.g. `+D`)",
+            tok.text
+        ))),
+        _ => Err(tok.span.error(format!("`{}` is not a piece letter: expected one upper-case letter A-Z, `'` or `!` after it allowed (`A'`, `L!`), or `+` and one (`+D`)", tok.text))),
     }
 }
 

@@ -4,6 +4,7 @@
   hachu_legal.py --variant lion [--acedrex-variant lion] [--games 6] [--plies 40] [--seed 1]
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
                  [--moves "f3f5 a9a8 ..."] [--promote +] [--prefer +] [--royal-by-lift]
+                 [--lions N,+O] [--two-leg L!,+D] [--reach 2]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
 Each walk starts from the start position, or after `--moves` (played by HaChu first, each one checked
@@ -13,9 +14,11 @@ after which HaChu's own answers go wrong (see the comment in `main`).
 How HaChu is asked: it plays in force mode over the xboard protocol (`memory` first: HaChu lists
 moves only with a hash table). Every candidate is sent as `usermove`; HaChu answers `Illegal move`
 or makes it, and `undo` takes it back; every exchange ends with `ping`/`pong`. The candidates are
-every square pair from a square of the side to move (the pass is `b1b1`), every two-leg move over
-a neighbouring square for pieces other than pawns (`b1c2,c2c3`, the Lion's locust form), and a
-queening pawn's `q` suffix.
+every square pair from a square of the side to move (the pass is `b1b1`; with --reach, only the
+destinations on a line through the piece or near it), every two-leg move over a neighbouring
+square for pieces other than pawns (`b1c2,c2c3`, the Lion's locust form; with --two-leg, for the
+named pieces only), and a queening pawn's `q` suffix. Pieces are read from acedrex's FEN, with
+dressed ids (`a'`, `L!`) as HaChu writes Dai's.
 HaChu plays the king-capture form of its games: its list holds moves that leave the mover's king
 attacked. Such a move is dropped here, judged by HaChu too: after it, HaChu is set to move (`sd 1`, `go`),
 and when it can take a king it does so at once and claims the game "{king capture}". With
@@ -32,6 +35,8 @@ import subprocess
 
 LOG = []
 PROMOTE = ''
+TWO_LEG = None
+REACH = 0
 FILES = 'abcdefghijklmnop'
 
 
@@ -151,10 +156,22 @@ def board_of(acedrex, variant, moves):
             plus = row[j] == '+'
             if plus:
                 j += 1
-            board[(f, r)] = ('+' if plus else '') + row[j]
+            # An id is a letter, dressed or not (`a'`, `L!`, as HaChu writes Dai's).
+            dress = row[j + 1] if j + 1 < len(row) and row[j + 1] in "'!" else ''
+            board[(f, r)] = ('+' if plus else '') + row[j] + dress
             f += 1
-            j += 1
+            j += 1 + len(dress)
     return board, fen[1]
+
+
+def white_piece(p):
+    """Whether a piece as FEN writes it (`P`, `+d`, `a'`) is White's."""
+    return p.lstrip('+')[0].isupper()
+
+
+def kind(p):
+    """A piece's id without its side or `+`: `P`, `A'`, `L!`."""
+    return p.lstrip('+').upper()
 
 
 def square(text):
@@ -168,7 +185,7 @@ def name(sq):
 def candidates(board, white, files, ranks, promote=''):
     """With `promote` (`+`), every move of a piece not yet promoted is also offered with that
     suffix, as XBoard sends a shogi promotion."""
-    own = [sq for sq, p in board.items() if p[-1].isupper() == white]
+    own = [sq for sq, p in board.items() if white_piece(p) == white]
     out = []
     for f0 in own:
         first = len(out)
@@ -180,28 +197,37 @@ def candidates(board, white, files, ranks, promote=''):
 
 def moves_of(board, white, files, ranks, f0, out):
     if True:
-        pawn = board[f0][-1].upper() == 'P'
+        pawn = kind(board[f0]) == 'P'
         for x in range(files):
             for y in range(ranks):
                 t = (x, y)
-                if t != f0 and t in board and board[t][-1].isupper() == white:
+                if t != f0 and t in board and white_piece(board[t]) == white:
+                    continue
+                if REACH and not reachable(f0, t):
                     continue
                 last = y == (ranks - 1 if white else 0)
                 out.append(name(f0) + name(t) + ('q' if pawn and last and not PROMOTE else ''))
         # HaChu also takes a pawn's e.p. capture in two legs (`h5g5,g5g6`), the same move as
         # `h5g6`: pawns are offered the one-leg form only.
-        steps = [] if pawn else [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
+        two_legs = not pawn and (TWO_LEG is None or board[f0].upper() in TWO_LEG)
+        steps = [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)] if two_legs else []
         for dx, dy in steps:
             e = (f0[0] + dx, f0[1] + dy)
-            if e not in board or board[e][-1].isupper() == white:
+            if e not in board or white_piece(board[e]) == white:
                 continue
             for ex, ey in [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]:
                 t = (e[0] + ex, e[1] + ey)
                 if not (0 <= t[0] < files and 0 <= t[1] < ranks):
                     continue
-                if t != f0 and t in board and board[t][-1].isupper() == white:
+                if t != f0 and t in board and white_piece(board[t]) == white:
                     continue
                 out.append(name(f0) + name(e) + ',' + name(e) + name(t))
+
+
+def reachable(f0, t):
+    """Whether `t` lies on a queen line from `f0` or within REACH king steps of it."""
+    dx, dy = abs(t[0] - f0[0]), abs(t[1] - f0[1])
+    return dx == 0 or dy == 0 or dx == dy or max(dx, dy) <= REACH
 
 
 def lion_leap(board, move, lions):
@@ -213,7 +239,7 @@ def lion_leap(board, move, lions):
     if len(squares) != 2 or not lions:
         return False
     f, t = square(squares[0]), square(squares[1])
-    return (board.get(f, '?').upper() in lions and board.get(t, '?').upper() in lions
+    return (kind(board.get(f, '?')) in lions and kind(board.get(t, '?')) in lions
             and max(abs(f[0] - t[0]), abs(f[1] - t[1])) == 2)
 
 
@@ -241,7 +267,7 @@ def is_pass(move):
 
 
 def royal_squares(board, white):
-    return [name(sq) for sq, p in board.items() if p.upper() == 'K' and p[-1].isupper() == white]
+    return [name(sq) for sq, p in board.items() if p.upper() == 'K' and white_piece(p) == white]
 
 
 def after_royals(board, white, move):
@@ -280,9 +306,18 @@ def main():
                          'that promoted pieces soon move')
     ap.add_argument('--promote', default='',
                     help='also offer every move of an unpromoted piece with this suffix (`+`)')
+    ap.add_argument('--two-leg', default=None,
+                    help='ids, separated by commas, of the only pieces offered two-leg moves '
+                         '(`L!,+D,+H`: the pieces with Lion power); default every piece but pawns')
+    ap.add_argument('--reach', type=int, default=0,
+                    help='offer only destinations on a queen line from the piece or within this '
+                         'many king steps of it (a superset of every move when no piece leaps '
+                         'further off the lines); default 0: every square')
     a = ap.parse_args()
-    global PROMOTE
+    global PROMOTE, TWO_LEG, REACH
     PROMOTE = a.promote
+    TWO_LEG = a.two_leg.split(',') if a.two_leg is not None else None
+    REACH = a.reach
     lions = a.lions.split(',') if ',' in a.lions else list(a.lions)
     variant = a.acedrex_variant or a.variant
     rng = random.Random(a.seed)
@@ -325,7 +360,7 @@ def main():
             def playable(m):
                 squares = re.findall(r'[a-p][0-9]+', m)
                 king = board[square(squares[0])].upper() == 'K'
-                declines = (a.promote and board[square(squares[0])][-1].upper() == 'P'
+                declines = (a.promote and kind(board[square(squares[0])]) == 'P'
                             and m + a.promote in legal)
                 return not is_pass(m) and not declines and (king or squares[-1] not in homes)
             playable = sorted(filter(playable, legal)) or sorted(legal)

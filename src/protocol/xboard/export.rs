@@ -98,10 +98,14 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
             continue;
         }
         match crate::betza::to_xboard(&p.betza) {
-            Ok(text) => lines.push(format!("piece {}& {text}", p.letter)),
+            Ok(text) => lines.push(format!(
+                "piece {}& {text}",
+                crate::piece::id::show(p.letter)
+            )),
             Err(e) => lines.push(format!(
                 "# piece {} ({}) has no XBoard Betza: {e}",
-                p.letter, p.name
+                crate::piece::id::show(p.letter),
+                p.name
             )),
         }
     }
