@@ -247,6 +247,9 @@ fn wa_shogi_promotes_on_entering_or_capturing_and_never_must() {
     assert!(
         m.contains(&"a10a11".into()) && m.contains(&"a10a11+".into()),
         "{m:?}"
+    );
+}
+
 /// The options hachu_legal.py needs for Dai Shogi: the 15x15 board, promotions offered with `+`,
 /// two-leg moves offered to the pieces with Lion power only (the Lion, a promoted kirin, the
 /// Soaring Eagle and the Horned Falcon), and destinations on the lines or two steps away (no Dai
