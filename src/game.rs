@@ -100,8 +100,14 @@ impl Game {
         crate::piece::id::cased(piece.side(), self.letter(piece.kind()))
     }
 
-    /// A kind's id as text: `D`, or `+D` for a kind that exists only promoted.
+    /// A kind's id as text: `D`, `A'`, or `+D` for a kind that exists only promoted.
     pub fn id(&self, kind: Kind) -> String {
         crate::piece::id::show(self.letter(kind))
+    }
+
+    /// The kind's id as a move's suffix writes it (a promotion, a gated piece): lower case,
+    /// `q`, `a'`.
+    pub fn suffix_id(&self, kind: Kind) -> String {
+        crate::piece::id::cased(crate::side::Side::Black, self.letter(kind))
     }
 }

@@ -109,6 +109,18 @@ fn mighty_lion_legal_sets_equal_hachu_on_a_fresh_walk() {
     );
 }
 
+/// Recorded walks whose legal sets hold a move that takes on its way (`f5g6,g6h7`) and a
+/// promotion (`+`): the walks reached what the large shogis add to chess.
+fn assert_walks_offer_lion_moves_and_promotions(data: &str) {
+    for form in [",", "+"] {
+        let seen = data.lines().any(|l| {
+            let legal = l.split(" ; legal ").nth(1).unwrap_or("");
+            legal.split_whitespace().any(|m| m.contains(form))
+        });
+        assert!(seen, "the recorded walks hold no {form:?} move");
+    }
+}
+
 /// The options hachu_legal.py needs for Chu Shogi: the 12x12 board, promotions offered with `+`,
 /// and the Lion ids (a Lion, a promoted kirin).
 const CHU: &[&str] = &[
@@ -128,13 +140,7 @@ fn chu_shogi_legal_sets_equal_hachu() {
     let cases = compare("chu", data);
     assert!(cases > 200, "only {cases} positions read");
     // The walks reach what Chu adds: Lion moves that take on the way, and promotions.
-    for form in [",", "+"] {
-        let seen = data.lines().any(|l| {
-            let legal = l.split(" ; legal ").nth(1).unwrap_or("");
-            legal.split_whitespace().any(|m| m.contains(form))
-        });
-        assert!(seen, "the recorded walks hold no {form:?} move");
-    }
+    assert_walks_offer_lion_moves_and_promotions(data);
 }
 
 #[test]
@@ -272,14 +278,7 @@ fn dai_shogi_legal_sets_equal_hachu() {
     let data = include_str!("perft/dai-hachu.txt");
     let cases = compare("dai", data);
     assert!(cases > 200, "only {cases} positions read");
-    // The walks reach Lion moves that take on the way, and promotions.
-    for form in [",", "+"] {
-        let seen = data.lines().any(|l| {
-            let legal = l.split(" ; legal ").nth(1).unwrap_or("");
-            legal.split_whitespace().any(|m| m.contains(form))
-        });
-        assert!(seen, "the recorded walks hold no {form:?} move");
-    }
+    assert_walks_offer_lion_moves_and_promotions(data);
 }
 
 /// Dai's start is HaChu's own array (`daiArray` in HaChu 0.21's source, in its binary's strings),

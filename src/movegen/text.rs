@@ -30,7 +30,7 @@ impl Position {
             return format!("{plus}{}@{}", self.game().id(k), square_name(m.to));
         }
         if let Some(k) = m.gated() {
-            let letter = crate::piece::id::cased(crate::side::Side::Black, self.game().letter(k));
+            let letter = self.game().suffix_id(k);
             if m.gates_partner() {
                 return format!("{}{}{letter}", square_name(m.extra()), square_name(m.from));
             }
@@ -62,7 +62,7 @@ impl Position {
             } else if self.is_demotion(m) {
                 s.push('-');
             } else {
-                s += &crate::piece::id::cased(crate::side::Side::Black, self.game().letter(t));
+                s += &self.game().suffix_id(t);
             }
         }
         s
@@ -220,7 +220,7 @@ impl Position {
                     text.to_string(),
                     many.iter()
                         .filter_map(|m| m.promotion())
-                        .map(|p| crate::piece::id::cased(crate::side::Side::Black, game.letter(p)))
+                        .map(|p| game.suffix_id(p))
                         .collect(),
                 )),
             },

@@ -28,7 +28,6 @@ each engine's score and Elo with its 95 % interval. Python 3 standard library on
 """
 import argparse
 import json
-import math
 import os
 import queue
 import re
@@ -37,6 +36,9 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+
+# The XBoard runner's Elo with its interval and its openings reader: one of each in the lab.
+from xboard_match import elo, load_openings
 
 
 class Engine:
@@ -234,16 +236,6 @@ def play(a, n, opening, white_first):
                 return finish('1-0', 'adjudicated: Black %d cp or more down' % a.resign)
 
 
-def elo(points, games):
-    if games == 0:
-        return 0, 0, 0
-    p = min(max(points / games, 1e-3), 1 - 1e-3)
-    e = -400 * math.log10(1 / p - 1)
-    se = math.sqrt(p * (1 - p) / games)
-    lo, hi = [min(max(p + s * 1.96 * se, 1e-3), 1 - 1e-3) for s in (-1, 1)]
-    return round(e), round(-400 * math.log10(1 / lo - 1)), round(-400 * math.log10(1 / hi - 1))
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--first', required=True)
@@ -260,12 +252,7 @@ def main():
     ap.add_argument('--out', default='/tmp/cecp-referee')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    openings = []
-    if a.openings:
-        for line in open(a.openings):
-            line = line.split('#')[0].strip()
-            if line:
-                openings.append(line.split())
+    openings = [o.split() for o in load_openings(a.openings)] if a.openings else []
     games = a.games or (2 * len(openings) if openings else 2)
     points = {'first': 0.0, 'second': 0.0}
     tally = {'first': [0, 0, 0], 'second': [0, 0, 0]}
@@ -298,7 +285,7 @@ def main():
     summary = {'variant': a.variant, 'tc': a.tc, 'games': games, 'endings': endings, 'engines': {}}
     for role, name in (('first', a.first_name), ('second', a.second_name)):
         w, d, l = tally[role]
-        e = elo(points[role], games)
+        e = elo(w, d, l) or (0, 0, 0)
         summary['engines'][role] = {'name': name, 'points': points[role], 'wins': w, 'draws': d,
                                     'losses': l, 'faults': faults[role], 'elo': e}
         print('%-6s %s: %g/%d (+%d =%d -%d), Elo %+d [%+d, %+d]; %d faults' % (

@@ -109,7 +109,7 @@ class HaChu:
         self.send('force')
         return any('king capture' in line for line in out)
 
-    def captures_onto(self, froms, targets, files, ranks):
+    def captures_onto(self, froms, targets):
         """Whether HaChu's own move list, asked by `lift` for each square of `froms`, holds a
         move onto one of `targets` (occupied squares, so a capture: highlighted `R`, or `M` when
         it may promote). The position is left as it is."""
@@ -119,20 +119,7 @@ class HaChu:
         for line in self.sync():
             if not line.startswith('highlight '):
                 continue
-            marks = {}
-            for i, row in enumerate(line.split()[1].split('/')):
-                r, x, j = ranks - 1 - i, 0, 0
-                while j < len(row):
-                    if row[j].isdigit():
-                        k = j
-                        while k < len(row) and row[k].isdigit():
-                            k += 1
-                        x += int(row[j:k])
-                        j = k
-                        continue
-                    marks[(x, r)] = row[j]
-                    x += 1
-                    j += 1
+            marks = cells(line.split()[1])
             hit = hit or any(t in marks for t in targets)
         return hit
 
@@ -140,11 +127,18 @@ def board_of(acedrex, variant, moves):
     out = subprocess.run([acedrex, 'show', '--variant', variant, '--moves', ' '.join(moves)],
                          capture_output=True, text=True, check=True).stdout
     fen = next(l for l in out.splitlines() if l.startswith('fen ')).split()[1:]
-    rows = fen[0].split('/')
+    return cells(fen[0]), fen[1]
+
+
+def cells(placement):
+    """The occupied squares of a FEN-like placement (a FEN's, or the marks of HaChu's
+    `highlight`): {(file, rank): id}, where an id is a letter, dressed or not (`a'`, `L!`, as
+    HaChu writes Dai's), with `+` before it for a promoted piece, and runs of digits are empty
+    squares."""
+    rows = placement.split('/')
     board = {}
-    ranks = len(rows)
     for i, row in enumerate(rows):
-        r, f, j = ranks - 1 - i, 0, 0
+        r, f, j = len(rows) - 1 - i, 0, 0
         while j < len(row):
             if row[j].isdigit():
                 k = j
@@ -156,12 +150,11 @@ def board_of(acedrex, variant, moves):
             plus = row[j] == '+'
             if plus:
                 j += 1
-            # An id is a letter, dressed or not (`a'`, `L!`, as HaChu writes Dai's).
             dress = row[j + 1] if j + 1 < len(row) and row[j + 1] in "'!" else ''
             board[(f, r)] = ('+' if plus else '') + row[j] + dress
             f += 1
             j += 1 + len(dress)
-    return board, fen[1]
+    return board
 
 
 def white_piece(p):
@@ -274,7 +267,7 @@ def after_royals(board, white, move):
     """The mover's king squares after `move` (a king's move takes its king along)."""
     squares = re.findall(r'[a-p][0-9]+', move)
     f, t = square(squares[0]), square(squares[-1])
-    kings = [sq for sq, p in board.items() if p.upper() == 'K' and p[-1].isupper() == white]
+    kings = [sq for sq, p in board.items() if p.upper() == 'K' and white_piece(p) == white]
     return [t if k == f else k for k in kings]
 
 
@@ -340,8 +333,8 @@ def main():
                 if not h.play(m):
                     continue
                 exposed = a.royal_by_lift and h.captures_onto(
-                    [sq for sq, p in board.items() if p[-1].isupper() != white],
-                    after_royals(board, white, m), a.files, a.ranks)
+                    [sq for sq, p in board.items() if white_piece(p) != white],
+                    after_royals(board, white, m))
                 exposed = exposed or h.king_capture()
                 h.undo()
                 if not exposed:
