@@ -145,7 +145,7 @@ impl Checker<'_> {
         let name = spec.name.as_ref()?.value.clone();
         let (files, ranks) = board?;
         let xboard = spec.xboard.as_ref();
-        Some(Variant {
+        let mut variant = Variant {
             xboard_name: xboard.map_or_else(|| name.clone(), |x| x.name.value.clone()),
             xboard_parent: xboard
                 .and_then(|x| x.parent.as_ref())
@@ -207,7 +207,16 @@ impl Checker<'_> {
             rights_by_file: rights_by_file?,
             eval: eval?,
             promotion_move: promotion_move?,
-        })
+        };
+        // XBoard promotes shogi-style (`+`, the promoted forms given as `^X`) under `chu`; the
+        // games with hands keep `fairy`.
+        if xboard.is_none_or(|x| x.parent.is_none())
+            && variant.piece_promotion.is_some()
+            && !variant.hand.hands
+        {
+            variant.xboard_parent = "chu".to_string();
+        }
+        Some(variant)
     }
 
     /// `promotes` and `piece-promotion` need each other; a promoted form is a declared piece other

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """check.py OUTDIR ROLE GAMES [ACEDREX]: checks one tests/peers/xboard_match.py match that acedrex played in.
 
+ACEDREX is the acedrex binary; it is needed with ROLE `first`.
+
 ROLE is `first` or `second`: which XBoard engine acedrex was. Reads OUTDIR/summary.json (the match
 runner's summary) and the per-game protocol logs OUTDIR/game-N.debug. Fails (exit 1) on:
   * fewer than GAMES finished games;
@@ -13,7 +15,8 @@ runner's summary) and the per-game protocol logs OUTDIR/game-N.debug. Fails (exi
     plays a move that leaves its king attacked;
   * a time forfeit by acedrex;
   * `Illegal move` or `Error (` replies sent by acedrex (it rejected a move or a command XBoard sent);
-  * with acedrex first: XBoard not taking its setup (games not from the Grant Acedrex start).
+  * with acedrex first: XBoard not taking its setup (a game without an opening that does not start
+    from the variant's start position as `acedrex show` gives it).
 """
 import glob
 import json
@@ -26,6 +29,8 @@ outdir, role, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
 acedrex = sys.argv[4] if len(sys.argv) > 4 else None
 if role not in ('first', 'second'):
     sys.exit(f'ROLE must be first or second, not {role}')
+if role == 'first' and acedrex is None:
+    sys.exit('ROLE first needs ACEDREX, the binary: its start position is what XBoard must have taken')
 problems = []
 try:
     summary = json.load(open(os.path.join(outdir, 'summary.json')))
@@ -34,6 +39,13 @@ except (OSError, ValueError) as e:
     sys.exit(1)
 
 MOVE = r'([a-p]\d+[a-p]\d+\S*|\+?[A-Za-z]@[a-p]\d+|@@@@)'
+
+
+def start_placement():
+    """The placement field of the variant's start position, as acedrex writes it."""
+    out = subprocess.run([acedrex, 'show', '--variant', summary['variant']], capture_output=True, text=True)
+    fens = [line.split(' ', 1)[1] for line in out.stdout.splitlines() if line.startswith('fen ')]
+    return fens[0].split(' ')[0] if fens else None
 
 
 def refused_by_acedrex(game):
@@ -75,7 +87,7 @@ for g in summary['game_list']:
         problems.append(f"game {g['game']}: {g['ending']} ({g['culprit'] or 'unattributed'}): {g['reason']}")
     if g['ending'] == 'time forfeit' and g['culprit'] == role:
         problems.append(f"game {g['game']}: acedrex lost on time: {g['reason']}")
-    if role == 'first' and not (g['fen'] or '').startswith('rlugcakcgulr/12/12/pppppppppppp/'):
+    if role == 'first' and not g.get('opening') and (g['fen'] or '').split(' ')[0] != start_placement():
         problems.append(f"game {g['game']}: XBoard did not take acedrex's setup (FEN tag {g['fen']!r})")
 if summary['finished'] < want:
     problems.append(f"only {summary['finished']} of {want} games finished")

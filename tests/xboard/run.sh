@@ -13,9 +13,13 @@
 #   (e) shogi against Fairy-Stockfish, acedrex second, from openings/shogi.fen: XBoard referees
 #       promotions (`h8c3+`, declined `d6d7=`), drops and the shogi rules itself;
 #   (f) one short Chu Shogi game against HaChu, HaChu first (acedrex Black), 40 moves a side: XBoard
-#       referees chu itself, with the Lion's two-leg moves (`h7i8,i8j7`) and `+` promotions.
+#       referees chu itself, with the Lion's two-leg moves (`h7i8,i8j7`) and `+` promotions;
+#   (g) acedrex against itself at wa-shogi and at dai, 30 moves a side: XBoard takes both games from
+#       acedrex's `setup`/`piece` lines (parent `chu`, promoted forms as `^X`, ids such as `A'`), so every
+#       move, promotion and Lion move must pass XBoard's reading of them. HaChu plays both games but
+#       cannot be the second engine: it crashes on the `setboard` XBoard then sends.
 # Each must show no illegal move, no false claim, no crash or hang and no time forfeit by acedrex
-# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c), (d), (e), (f).
+# (tests/xboard/check.py). (a) and (b) run at once (each mostly keeps one core busy), then (c) to (g).
 #
 # Environment: ACEDREX_BIN (default: target/release/acedrex, built if missing; target is
 # $CARGO_TARGET_DIR when set), GAMES (2 per match), TC (0:10+0.1), MAXMOVES (120),
@@ -41,7 +45,8 @@ HACHU=${HACHU:-/usr/games/hachu}
 if [ ! -x "$BIN" ]; then
     (cd "$ROOT" && cargo build --release --quiet)
 fi
-rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom" "$OUT/shogi" "$OUT/chu"
+rm -rf "$OUT/second" "$OUT/first" "$OUT/crazyhouse" "$OUT/fischerandom" "$OUT/shogi" "$OUT/chu" \
+    "$OUT/wa-shogi" "$OUT/dai"
 mkdir -p "$OUT"
 
 match() {  # match FIRST_CMD FIRST_NAME SECOND_CMD SECOND_NAME OUTDIR [RUNNER OPTIONS]
@@ -71,13 +76,18 @@ match "$FSF" fairy-stockfish "$BIN xboard" acedrex "$OUT/shogi" --variant shogi 
 rc_f=0
 match "$HACHU" hachu "$BIN xboard" acedrex "$OUT/chu" --variant chu --games 1 --max-moves 40 \
     --rule-moves 0 >"$OUT/chu.log" 2>&1 || rc_f=$?
-echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d, $rc_e, $rc_f)"
+rc_g=0
+for v in wa-shogi dai; do
+    match "$BIN xboard" acedrex "$BIN xboard" acedrex-2 "$OUT/$v" --variant "$v" --max-moves 30 \
+        --rule-moves 0 >"$OUT/$v.log" 2>&1 || rc_g=$?
+done
+echo "xboard matches took $(( $(date +%s) - start ))s (match runner exit codes: $rc_a, $rc_b, $rc_c, $rc_d, $rc_e, $rc_f, $rc_g)"
 
 ok=0
 echo "== (a) acedrex second, Fairy-Max's rules"
 python3 "$HERE/check.py" "$OUT/second" second "$GAMES" || ok=1
 echo "== (b) acedrex first, acedrex's setup/piece lines"
-python3 "$HERE/check.py" "$OUT/first" first "$GAMES" || ok=1
+python3 "$HERE/check.py" "$OUT/first" first "$GAMES" "$BIN" || ok=1
 echo "== (c) crazyhouse, acedrex second to Fairy-Stockfish, XBoard's rules"
 python3 "$HERE/check.py" "$OUT/crazyhouse" second "$GAMES" || ok=1
 echo "== (d) fischerandom, acedrex second to Fairy-Stockfish, XBoard's rules"
@@ -86,5 +96,10 @@ echo "== (e) shogi, acedrex second to Fairy-Stockfish, XBoard's rules (promotion
 python3 "$HERE/check.py" "$OUT/shogi" second "$GAMES" || ok=1
 echo "== (f) chu, acedrex second to HaChu, XBoard's rules (Lion moves, promotions)"
 python3 "$HERE/check.py" "$OUT/chu" second 1 || ok=1
-if [ "$ok" = 0 ]; then echo "xboard: 6 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
+for v in wa-shogi dai; do
+    echo "== (g) $v, acedrex first and second, acedrex's setup/piece lines"
+    python3 "$HERE/check.py" "$OUT/$v" first "$GAMES" "$BIN" || ok=1
+    python3 "$HERE/check.py" "$OUT/$v" second "$GAMES" || ok=1
+done
+if [ "$ok" = 0 ]; then echo "xboard: 7 passed, 0 failed"; else echo "xboard: FAILED (logs in $OUT)"; fi
 exit "$ok"

@@ -61,6 +61,8 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         v.xboard_parent.as_str(),
         "shatranj" | "courier" | "makruk" | "asean"
     );
+    // Under `chu` XBoard's slots move as Chu Shogi's pieces: every piece gets its line.
+    let shogi_like = v.xboard_parent == "chu";
     let table = PieceToChar::of(v);
     // Holdings: one slot per kind that can be in hand (any but a royal piece).
     let holdings = if v.hand.hands {
@@ -80,6 +82,7 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         let is_king = Some(i) == table.king;
         // Pieces XBoard already moves right in their slot need no definition (as Fairy-Max does).
         let native = match table.slot_of[i] {
+            _ if shogi_like => None,
             Some(slot::PAWN) => Some(if shatranj_like {
                 "mfWcfF"
             } else {
@@ -109,5 +112,32 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
             )),
         }
     }
+    for p in &table.promoted {
+        let (from, like) = (&v.pieces[p.from], &v.pieces[p.like]);
+        match crate::betza::to_xboard(&like.betza) {
+            Ok(text) => lines.push(format!(
+                "piece +{}& {text}",
+                crate::piece::id::show(from.letter)
+            )),
+            Err(e) => lines.push(format!(
+                "# piece +{} ({}) has no XBoard Betza: {e}",
+                crate::piece::id::show(from.letter),
+                like.name
+            )),
+        }
+    }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_promotion_to_a_kind_of_its_own_is_defined_as_xboards_promoted_form() {
+        let v = crate::variant::builtin("wa-shogi").unwrap();
+        let lines = super::setup_lines(&v);
+        assert!(lines[0].contains(" 11x11+0_chu "), "{}", lines[0]);
+        // The running rabbit becomes the treacherous fox: XBoard's `+R` moves like it.
+        assert!(lines.contains(&"piece +R& FvWAvD".to_string()), "{lines:?}");
+        assert!(lines.contains(&"piece +F& BvRsW".to_string()), "{lines:?}");
+    }
 }
