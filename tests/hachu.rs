@@ -666,7 +666,10 @@ fn macadamia_shogi_legal_sets_equal_hachu() {
             .filter(|m| m.locust_at().is_some() && g.id(pos.at(m.from).kind()) == "W!")
             .count();
     }
-    assert!(taken_on_the_way > 0, "the walks offer no Lion Dog move that takes on its way");
+    assert!(
+        taken_on_the_way > 0,
+        "the walks offer no Lion Dog move that takes on its way"
+    );
 }
 
 #[test]

@@ -228,7 +228,10 @@ fn the_lion_dog_takes_two_on_its_way_and_hops_over_pieces() {
         Position::from_fen(&g, "12/12/12/12/12/12/5p6/5p6/5W6/12/12/K10k w - - 0 1").unwrap();
     let ahead: Vec<String> = moves_from(&mut pos, "f4")
         .into_iter()
-        .filter(|m| m.split(',').all(|leg| leg.starts_with('f') && leg[2..].starts_with('f')))
+        .filter(|m| {
+            m.split(',')
+                .all(|leg| leg.starts_with('f') && leg[2..].starts_with('f'))
+        })
         .collect();
     // One each: take f5; take f6 by a leap; leap to f7 over both; take f5 and stop on f6 taking
     // it; take f5 and come back (igui); take both on the way to f7; take f6 from afar and come
@@ -258,7 +261,10 @@ fn the_lion_dog_takes_two_on_its_way_and_hops_over_pieces() {
     assert_eq!(m.locusts().count(), 2);
     assert_eq!(pos.victims(m).count(), 3);
     pos.make(m);
-    assert_eq!(pos.fen().split(' ').next(), Some("12/12/12/12/12/5W6/12/12/12/12/12/K10k"));
+    assert_eq!(
+        pos.fen().split(' ').next(),
+        Some("12/12/12/12/12/5W6/12/12/12/12/12/K10k")
+    );
     assert_eq!(pos.hash(), pos.fresh_hash());
     pos.unmake();
     assert_eq!(pos.fen(), before);
@@ -275,7 +281,10 @@ fn the_lion_dog_hops_its_own_pieces_but_takes_only_enemies() {
     let mut pos =
         Position::from_fen(&g, "12/12/12/12/12/12/5p6/5P6/5W6/12/12/K10k w - - 0 1").unwrap();
     let mut got = dog_moves(&mut pos, "f4", "f6");
-    got.retain(|m| m.split(',').all(|leg| leg.starts_with('f') && leg[2..].starts_with('f')));
+    got.retain(|m| {
+        m.split(',')
+            .all(|leg| leg.starts_with('f') && leg[2..].starts_with('f'))
+    });
     assert_eq!(got, vec!["f4f6", "f4f6,f6f7"]);
     assert!(!legal_texts(&mut pos).contains(&"f4f5,f5f6".to_string()));
     assert!(legal_texts(&mut pos).contains(&"f4f7".to_string()));
@@ -284,7 +293,8 @@ fn the_lion_dog_hops_its_own_pieces_but_takes_only_enemies() {
 #[test]
 fn lion_dog_moves_read_back_and_unmake_exactly_and_attack_through_two() {
     let g = lion_dog_game();
-    let start = "w1w1w1w1w1w1/pppppppppppp/12/12/12/5k6/12/12/5K6/12/PPPPPPPPPPPP/W1W1W1W1W1W1 w - - 0 1";
+    let start =
+        "w1w1w1w1w1w1/pppppppppppp/12/12/12/5k6/12/12/5K6/12/PPPPPPPPPPPP/W1W1W1W1W1W1 w - - 0 1";
     let (mut doubles, mut triples) = (0, 0);
     for seed in 1..=6u64 {
         let mut pos = Position::from_fen(&g, start).unwrap();
@@ -300,7 +310,12 @@ fn lion_dog_moves_read_back_and_unmake_exactly_and_attack_through_two() {
                 assert!(seen.insert(text.clone()), "{text} twice in {}", pos.fen());
                 assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
                 let san = pgn::san(&mut pos, m);
-                assert_eq!(pgn::parse_san(&mut pos, &san), Ok(m), "{san} in {}", pos.fen());
+                assert_eq!(
+                    pgn::parse_san(&mut pos, &san),
+                    Ok(m),
+                    "{san} in {}",
+                    pos.fen()
+                );
                 let (fen, hash) = (pos.fen(), pos.hash());
                 pos.make(m);
                 assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
@@ -325,6 +340,9 @@ fn lion_dog_moves_read_back_and_unmake_exactly_and_attack_through_two() {
             pos.make(moves[rng.below(moves.len())]);
         }
     }
-    assert!(doubles > 20, "the walks met only {doubles} moves taking two on the way");
+    assert!(
+        doubles > 20,
+        "the walks met only {doubles} moves taking two on the way"
+    );
     assert!(triples > 0, "the walks met no move taking three");
 }
