@@ -34,11 +34,13 @@ pub enum Cont {
     Any,
     /// `c`/`d` on a leg that does not end the move (a locust capture): an enemy (`enemy`) or own
     /// (`own`) piece there is taken and the move goes on; with `m` (`empty`) an empty square
-    /// lets it go on too.
+    /// lets it go on too, and with `p` (`hop`) any piece may be hopped over, not taken (the Lion
+    /// Dog's `mcp`: each way is a move of its own).
     Take {
         enemy: bool,
         own: bool,
         empty: bool,
+        hop: bool,
     },
 }
 
@@ -113,13 +115,14 @@ pub fn compile(b: &betza::Betza) -> Result<Vec<Path>, Unsupported> {
             betza::Move::Bracket(br) => bracket(br, &mut paths)?,
         }
     }
+    let most = crate::position::MAX_LOCUSTS;
     if paths
         .iter()
-        .any(|p| matches!(p, Path::Legs { leg, .. } if most_takes(leg) > 1))
+        .any(|p| matches!(p, Path::Legs { leg, .. } if most_takes(leg) > most))
     {
-        return unsupported(
-            "a move may take at most one piece on the way (one `c`/`d` leg before the last)",
-        );
+        return unsupported(format!(
+            "a move may take at most {most} pieces on the way (`c`/`d` legs before the last)"
+        ));
     }
     Ok(merge_paths(paths))
 }
@@ -310,13 +313,16 @@ fn make_leg(
         }
         let (enemy, own) = (p.has(Modality::C), p.has(Modality::D));
         if enemy || own {
-            if hop {
-                return unsupported("a leg cannot both take (`c`/`d`) and hop (`p`/`g`)");
+            if tame || p.has(Modality::G) {
+                return unsupported(
+                    "a leg that takes (`c`/`d`) may also hop with `p`, not with `g` or `t`",
+                );
             }
             leg.cont = Cont::Take {
                 enemy,
                 own,
                 empty: p.has(Modality::M),
+                hop,
             };
             return Ok(Some(leg));
         }
@@ -626,12 +632,19 @@ fn describe_leg(leg: &Leg, depth: usize, out: &mut String) {
         let cond = match leg.cont {
             Cont::Empty => "empty",
             Cont::Occupied => "occupied",
-            Cont::Take { enemy, own, empty } => match (enemy, own, empty) {
-                (true, false, false) => "an enemy's, taken",
-                (true, false, true) => "empty or an enemy's, taken",
-                (false, true, false) => "an own piece's, taken",
-                (false, true, true) => "empty or an own piece's, taken",
-                (true, true, false) => "occupied, taken",
+            Cont::Take {
+                enemy,
+                own,
+                empty,
+                hop,
+            } => match (enemy, own, empty, hop) {
+                (true, false, false, false) => "an enemy's, taken",
+                (true, false, true, false) => "empty or an enemy's, taken",
+                (false, true, false, false) => "an own piece's, taken",
+                (false, true, true, false) => "empty or an own piece's, taken",
+                (true, true, false, false) => "occupied, taken",
+                (_, _, false, true) => "occupied, taken or hopped",
+                (_, _, true, true) => "anything, a piece taken or hopped",
                 _ => "anything, a piece taken",
             },
             _ => "any",

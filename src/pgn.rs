@@ -270,12 +270,15 @@ pub fn san(pos: &mut Position, m: Move) -> String {
             s.push('+');
         }
         s += &format!("{}@{}", game.id(k), square_name(m.to));
-    } else if let Some(at) = m.locust_at() {
-        // A move that takes on its way names all three squares: `Nf5xg6xh7`, igui `Nf5xg6-f5`.
+    } else if m.locust_at().is_some() {
+        // A move that takes on its way names every square: `Nf5xg6xh7`, igui `Nf5xg6-f5`, the
+        // Lion Dog's double `Wf5xf6xf7-f8`.
         s += &game.id(piece_type(pos, m.from));
         s += &square_name(m.from);
-        s.push('x');
-        s += &square_name(at);
+        for at in m.locusts() {
+            s.push('x');
+            s += &square_name(at);
+        }
         s.push(if m.captured().is_piece() { 'x' } else { '-' });
         s += &square_name(m.to);
         if m.promotion().is_some() {
@@ -351,28 +354,29 @@ pub fn san(pos: &mut Position, m: Move) -> String {
     s
 }
 
-/// `Nf5xg6xh7` (a piece letter, then three squares joined by `x` or `-`, and `+` to promote): the
-/// locust move through the middle square, read as its coordinate text `f5g6,g6h7`.
+/// `Nf5xg6xh7`, `Wf5xf6xf7-f8` (a piece letter, then three or four squares joined by `x` or `-`,
+/// and `+` to promote): the locust move through the middle squares, read as its coordinate text
+/// `f5g6,g6h7`.
 fn parse_locust_san(pos: &mut Position, text: &str) -> Option<Move> {
     let (files, ranks) = (pos.game().variant.files, pos.game().variant.ranks);
     let mut rest = text.trim_start_matches(|c: char| c.is_ascii_uppercase() || "+'!".contains(c));
     let mut squares = Vec::new();
-    for i in 0..3 {
-        if i > 0 {
-            rest = rest.strip_prefix(['x', '-'])?;
+    while squares.len() < 2 + crate::position::MAX_LOCUSTS {
+        if !squares.is_empty() {
+            let Some(r) = rest.strip_prefix(['x', '-']) else {
+                break;
+            };
+            rest = r;
         }
         let (sq, n) = parse_square(rest, files, ranks)?;
         squares.push(square_name(sq));
         rest = &rest[n..];
     }
-    if !rest.is_empty() && rest != "+" {
+    if squares.len() < 3 || (!rest.is_empty() && rest != "+") {
         return None;
     }
-    let coord = format!(
-        "{}{},{}{}{rest}",
-        squares[0], squares[1], squares[1], squares[2]
-    );
-    pos.parse_move(&coord).ok()
+    let legs: Vec<String> = squares.windows(2).map(|w| w.concat()).collect();
+    pos.parse_move(&format!("{}{rest}", legs.join(","))).ok()
 }
 
 /// Why a move text names no legal move.

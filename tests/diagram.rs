@@ -121,3 +121,18 @@ fn readme_picture_is_current() {
         "docs/aanca.svg is stale: run `acedrex diagram --piece A -o docs/aanca.svg` (or this test with ACEDREX_UPDATE_DOCS=1)"
     );
 }
+
+#[test]
+fn lion_dog_paths_run_three_steps_in_every_direction() {
+    let opts = DiagramOptions {
+        subject: Subject::Betza("KADcavKmcpafmcpavK".into()),
+        board: Some((9, 9)),
+        at: Some("e5".into()),
+        ..DiagramOptions::default()
+    };
+    let s = diagram(&opts).expect("diagram");
+    // On an empty board each direction's three-leg path is drawn (out three squares, and out two
+    // and back one); the take-and-return paths need a piece to take and are not.
+    assert_eq!(s.matches("<polyline").count(), 16, "{s}");
+    insta::assert_snapshot!("betza_lion_dog_9x9", s);
+}

@@ -198,3 +198,151 @@ fn locust_moves_read_back_and_unmake_exactly() {
         "only {own_takes} positions offered a `d` capture on the way"
     );
 }
+
+/// A 12x12 game with HaChu's Lion Dog (macadamia-shogi's `W!`, here `W`): up to three steps in a
+/// line, taking up to two pieces on its way and perhaps a third at the end, hopping over pieces
+/// (`p` on a non-final leg), or coming back.
+fn lion_dog_game() -> Arc<Game> {
+    let text = "variant lion-dogs\nboard 12x12\n\
+        piece K king K royal\n\
+        piece W lion-dog KADcavKmcpafmcpavK value 1200\n\
+        piece P pawn fW value 100\n\
+        start 12/12/12/12/12/12/12/12/12/12/12/5K4k1 w - - 0 1\n";
+    Game::new(acedrex::variant::parse_variant("lion-dogs.txt", text).unwrap())
+}
+
+/// The Lion Dog's moves from `from` whose first square is `first` (one direction's).
+fn dog_moves(pos: &mut Position, from: &str, first: &str) -> Vec<String> {
+    let along = |m: &String| {
+        let rest = &m[from.len()..];
+        rest.starts_with(first) && !rest[first.len()..].starts_with(char::is_numeric)
+    };
+    moves_from(pos, from).into_iter().filter(along).collect()
+}
+
+#[test]
+fn the_lion_dog_takes_two_on_its_way_and_hops_over_pieces() {
+    let g = lion_dog_game();
+    // Two black pawns ahead on f5 and f6, f7 empty.
+    let mut pos =
+        Position::from_fen(&g, "12/12/12/12/12/12/5p6/5p6/5W6/12/12/K10k w - - 0 1").unwrap();
+    let ahead: Vec<String> = moves_from(&mut pos, "f4")
+        .into_iter()
+        .filter(|m| {
+            m.split(',')
+                .all(|leg| leg.starts_with('f') && leg[2..].starts_with('f'))
+        })
+        .collect();
+    // One each: take f5; take f6 by a leap; leap to f7 over both; take f5 and stop on f6 taking
+    // it; take f5 and come back (igui); take both on the way to f7; take f6 from afar and come
+    // back to take f5; take f5 and hop f6 to f7; hop f5, take f6 and go on to f7.
+    let mut want = vec![
+        "f4f5",
+        "f4f6",
+        "f4f7",
+        "f4f5,f5f6",
+        "f4f5,f5f4",
+        "f4f5,f5f6,f6f7",
+        "f4f6,f6f5",
+        "f4f5,f5f7",
+        "f4f6,f6f7",
+        // Back from f5 or f6 along the file.
+        "f4f3",
+        "f4f2",
+        "f4f1",
+    ];
+    want.sort();
+    assert_eq!(ahead, want);
+    // Taking both on the way and the third on the end: three pieces in one move.
+    let mut pos =
+        Position::from_fen(&g, "12/12/12/12/12/5p6/5p6/5p6/5W6/12/12/K10k w - - 0 1").unwrap();
+    let before = pos.fen();
+    let m = pos.parse_move("f4f5,f5f6,f6f7").unwrap();
+    assert_eq!(m.locusts().count(), 2);
+    assert_eq!(pos.victims(m).count(), 3);
+    pos.make(m);
+    assert_eq!(
+        pos.fen().split(' ').next(),
+        Some("12/12/12/12/12/5W6/12/12/12/12/12/K10k")
+    );
+    assert_eq!(pos.hash(), pos.fresh_hash());
+    pos.unmake();
+    assert_eq!(pos.fen(), before);
+    // The SAN names every square: the piece, its squares taken on the way, its landing.
+    assert_eq!(pgn::san(&mut pos, m), "Wf4xf5xf6xf7");
+    assert_eq!(pgn::parse_san(&mut pos, "Wf4xf5xf6xf7"), Ok(m));
+}
+
+#[test]
+fn the_lion_dog_hops_its_own_pieces_but_takes_only_enemies() {
+    let g = lion_dog_game();
+    // An own pawn on f5, an enemy on f6: hop f5, take f6, end on f7 or come back... onto the own
+    // pawn, which it cannot.
+    let mut pos =
+        Position::from_fen(&g, "12/12/12/12/12/12/5p6/5P6/5W6/12/12/K10k w - - 0 1").unwrap();
+    let mut got = dog_moves(&mut pos, "f4", "f6");
+    got.retain(|m| {
+        m.split(',')
+            .all(|leg| leg.starts_with('f') && leg[2..].starts_with('f'))
+    });
+    assert_eq!(got, vec!["f4f6", "f4f6,f6f7"]);
+    assert!(!legal_texts(&mut pos).contains(&"f4f5,f5f6".to_string()));
+    assert!(legal_texts(&mut pos).contains(&"f4f7".to_string()));
+}
+
+#[test]
+fn lion_dog_moves_read_back_and_unmake_exactly_and_attack_through_two() {
+    let g = lion_dog_game();
+    let start =
+        "w1w1w1w1w1w1/pppppppppppp/12/12/12/5k6/12/12/5K6/12/PPPPPPPPPPPP/W1W1W1W1W1W1 w - - 0 1";
+    let (mut doubles, mut triples) = (0, 0);
+    for seed in 1..=6u64 {
+        let mut pos = Position::from_fen(&g, start).unwrap();
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        for _ in 0..150 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut seen = std::collections::HashSet::new();
+            for &m in &moves {
+                let text = pos.move_text(m);
+                assert!(seen.insert(text.clone()), "{text} twice in {}", pos.fen());
+                assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
+                let san = pgn::san(&mut pos, m);
+                assert_eq!(
+                    pgn::parse_san(&mut pos, &san),
+                    Ok(m),
+                    "{san} in {}",
+                    pos.fen()
+                );
+                let (fen, hash) = (pos.fen(), pos.hash());
+                pos.make(m);
+                assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
+                pos.unmake();
+                assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
+                if m.locust2_at().is_some() {
+                    doubles += 1;
+                    triples += usize::from(m.captured().is_piece());
+                }
+            }
+            // Attack tables and the generator agree on whether the king could be taken,
+            // landing or on the way.
+            let king = pos.royal_square(pos.side_to_move());
+            pos.make_null();
+            let mut replies = Vec::new();
+            pos.pseudo_moves(&mut replies);
+            let takes = replies
+                .iter()
+                .any(|r| r.to == king || r.locusts().any(|c| c == king));
+            pos.unmake_null();
+            assert_eq!(pos.in_check(), takes, "in {}", pos.fen());
+            pos.make(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(
+        doubles > 20,
+        "the walks met only {doubles} moves taking two on the way"
+    );
+    assert!(triples > 0, "the walks met no move taking three");
+}

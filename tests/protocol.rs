@@ -1014,3 +1014,26 @@ fn usi_speaks_shogi_coordinates_and_sfen() {
         "{out}"
     );
 }
+
+/// A Lion Dog's move that takes two on its way comes and goes as its three legs, as HaChu writes
+/// it (`f4f5,f5f6,f6f7`); more legs than a move can have is an illegal move, not a dead engine.
+#[test]
+fn xboard_three_leg_moves_of_the_lion_dog() {
+    let fen = "6k6/13/13/13/13/13/5p7/5p7/5p7/5W!7/13/13/6K6 w - - 0 1";
+    let out = xboard(&format!(
+        "new\nvariant macadamia-shogi\nforce\nsetboard {fen}\nusermove f4f5,f5f6,f6f7,f7f8\n\
+         usermove f4f5,f5f6,f6f7\nfen\n"
+    ));
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("# fen") || l.starts_with("Illegal") || l.starts_with("Error"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "Illegal move (not legal here): f4f5,f5f6,f6f7,f7f8",
+            "# fen 6k6/13/13/13/13/13/5W!7/13/13/13/13/13/6K6 b - - 0 1",
+        ],
+        "{out}"
+    );
+}

@@ -112,6 +112,7 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("chu", &[]),
     ("wa-shogi", &[]),
     ("dai", &[]),
+    ("macadamia-shogi", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),
     ("makpong", &["makpong"]),

@@ -414,7 +414,12 @@ fn trace(
         at = next;
         n += 1;
         // On an empty board a leg goes on from squares where it may continue when they are empty.
-        if !leg.next.is_empty() && matches!(leg.cont, Cont::Empty | Cont::Any) {
+        if !leg.next.is_empty()
+            && matches!(
+                leg.cont,
+                Cont::Empty | Cont::Any | Cont::Take { empty: true, .. }
+            )
+        {
             for nx in &leg.next {
                 let mut l = line.clone();
                 l.push(at);

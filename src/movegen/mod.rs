@@ -4,7 +4,7 @@
 
 use crate::geometry::{STRIDE, file_of};
 use crate::piece::{Kind, enemy_mask, own_mask};
-use crate::position::{Move, MoveKind, Piece, Position, Side};
+use crate::position::{MAX_LOCUSTS, Move, MoveKind, Piece, Position, Side};
 use crate::tables::exec::DIFF_SIZE;
 use crate::tables::{Cont, DIFF_BASE, Program, Stop, XLeg};
 use crate::variant::RoyalLoss;
@@ -517,7 +517,8 @@ impl Position {
                 initial: false,
                 quiet: QUIET,
                 sets_ep: self.sets_ep_from(from),
-                locust: 0,
+                locust: [0; MAX_LOCUSTS],
+                n_locust: 0,
             };
             for &root in &prog.complex {
                 walker.leg(root, from);
@@ -912,18 +913,17 @@ impl Position {
         };
         let protected = |p: Piece| p.is_piece() && t[p.kind().index()].0;
         let on_to = m.captured();
-        let on_way = m
-            .locust_at()
-            .map_or(Piece::EMPTY, |c| self.board[c as usize]);
-        if !protected(on_to) && !protected(on_way) {
+        let on_way = |f: &dyn Fn(Piece) -> bool| m.locusts().any(|c| f(self.board[c as usize]));
+        let protected_on_way = on_way(&protected);
+        if !protected(on_to) && !protected_on_way {
             return true;
         }
         if !protected(self.mover(m)) {
             return !self.counterstrike_pending();
         }
-        let bridged = on_way.is_piece() && !t[on_way.kind().index()].1;
+        let bridged = on_way(&|p: Piece| p.is_piece() && !t[p.kind().index()].1);
         let (dx, dy) = crate::geometry::delta(m.from, m.to);
-        if !protected(on_to) || protected(on_way) || bridged || dx.abs().max(dy.abs()) == 1 {
+        if !protected(on_to) || protected_on_way || bridged || dx.abs().max(dy.abs()) == 1 {
             return true;
         }
         self.make(m);
@@ -1187,28 +1187,42 @@ struct Walker<'a> {
     quiet: bool,
     /// Double steps from here leave an e.p. square.
     sets_ep: bool,
-    /// The square where the path being walked took a piece on its way (0: none).
-    locust: u16,
+    /// The squares where the path being walked took pieces on its way, in path order (the
+    /// first `n_locust`; 0: none).
+    locust: [u16; MAX_LOCUSTS],
+    n_locust: usize,
 }
 
 impl Walker<'_> {
     fn push(&mut self, to: u16, kind: MoveKind, extra: u16) {
         let promoting = self.promotions.is_some_and(|p| !p[to as usize].is_empty());
+        // A path that ends on a square it took on its way (the Lion Dog's `mcpafmcpavK` back to
+        // its first square) takes that piece on its destination: one form for one move, however
+        // the path went.
+        let mut locusts = [0u16; MAX_LOCUSTS];
+        let mut n = 0;
+        for &at in &self.locust[..self.n_locust] {
+            if at != to {
+                locusts[n] = at;
+                n += 1;
+            }
+        }
         let captured = if kind == MoveKind::EnPassant {
             self.pos.board[extra as usize]
+        } else if self.locust[..self.n_locust].contains(&to) {
+            self.pos.board[to as usize]
         } else {
             self.content(to as i16)
         };
-        let (kind, extra) = if self.locust != 0 {
-            (MoveKind::Locust, self.locust)
-        } else {
-            (kind, extra)
-        };
-        if !self.quiet && captured.bits() & self.enemy == 0 && !promoting && self.locust == 0 {
+        if !self.quiet && captured.bits() & self.enemy == 0 && !promoting && n == 0 {
             return;
         }
-        let m = Move::new(self.from, to, kind)
-            .with_extra(extra)
+        let m = if n > 0 {
+            Move::locust(self.from, to, locusts[0], (n > 1).then_some(locusts[1]))
+        } else {
+            Move::new(self.from, to, kind).with_extra(extra)
+        };
+        let m = m
             .with_capture(captured)
             .initial_path(self.initial)
             .by_pawn(self.promotions.is_some());
@@ -1226,7 +1240,7 @@ impl Walker<'_> {
     /// took on its way.
     #[inline]
     fn content(&self, sq: i16) -> Piece {
-        if sq as u16 == self.from || sq as u16 == self.locust {
+        if sq as u16 == self.from || self.locust[..self.n_locust].contains(&(sq as u16)) {
             Piece::EMPTY
         } else {
             self.pos.board[sq as usize]
@@ -1296,18 +1310,24 @@ impl Walker<'_> {
                     Cont::Occupied => c.is_occupied(),
                     Cont::Own => c.bits() & self.own != 0,
                     Cont::Any => true,
-                    Cont::Take { enemy, own, empty } => {
+                    Cont::Take {
+                        enemy,
+                        own,
+                        empty,
+                        hop,
+                    } => {
                         let take = (enemy && c.bits() & self.enemy != 0)
                             || (own && c.bits() & self.own != 0);
                         if take {
-                            // `legs::compile` allows one locust capture per path.
-                            self.locust = sq as u16;
+                            // `legs::compile` allows at most `MAX_LOCUSTS` per path.
+                            self.locust[self.n_locust] = sq as u16;
+                            self.n_locust += 1;
                             for &child in leg.children.iter() {
                                 self.leg(child, sq as u16);
                             }
-                            self.locust = 0;
+                            self.n_locust -= 1;
                         }
-                        empty && c.is_empty()
+                        (empty && c.is_empty()) || (hop && c.is_occupied())
                     }
                 };
                 if go_on {

@@ -3,7 +3,8 @@
 //! shogi, as XBoard and Fairy-Stockfish write it), or `-` where a promoted piece turns back (Kyoto
 //! shogi's `a1a2-`); drops as `P@e4` (the letter upper case for both sides, as
 //! XBoard and Fairy-Stockfish write them; either case is read), `+P@e4` for a drop as the promoted form; a move that takes a piece on its
-//! way as its two legs, `f5g6,g6h7` (XBoard's form; igui, taking without moving, is `f5g6,g6f5`).
+//! way as its legs, `f5g6,g6h7` (XBoard's form; igui, taking without moving, is `f5g6,g6f5`), and
+//! one that takes two as three, `f5f6,f6f7,f7f8` (as HaChu writes the Lion Dog's).
 //! A pass is written as the passing piece's move to its own square (`f5f5`); XBoard's null move
 //! `@@@@`, which HaChu sends for its pass, is read as the position's pass.
 //! A gating move carries the gated piece's letter as the suffix (`b1c3h`, as XBoard, Fairy-Max and
@@ -45,17 +46,15 @@ impl Position {
         } else {
             m.to
         };
-        // A locust move names its two legs, as XBoard writes them: `f5g6,g6h7`.
-        let mut s = match m.locust_at() {
-            Some(at) => format!(
-                "{}{},{}{}",
-                square_name(m.from),
-                square_name(at),
-                square_name(at),
-                square_name(to)
-            ),
-            None => square_name(m.from) + &square_name(to),
-        };
+        // A locust move names its legs, as XBoard and HaChu write them: `f5g6,g6h7`, and with
+        // two squares taken on the way three legs, `f5f6,f6f7,f7f8` (the Lion Dog's).
+        let mut s = square_name(m.from);
+        for at in m.locusts() {
+            s += &square_name(at);
+            s.push(',');
+            s += &square_name(at);
+        }
+        s += &square_name(to);
         if let Some(t) = m.promotion() {
             if self.is_piece_promotion(m) {
                 s.push('+');
@@ -122,21 +121,26 @@ impl Position {
         let (from, n1) = parse_square(text, files, ranks).ok_or_else(syntax)?;
         let (mut to, n2) = parse_square(&text[n1..], files, ranks).ok_or_else(syntax)?;
         let mut rest = &text[n1 + n2..];
-        // `f5g6,g6h7`: a second leg from where the first ended. Over a piece it names the locust
+        // `f5g6,g6h7`: a further leg from where the last ended. Over a piece it names the locust
         // move that takes it; over an empty square, the move from the first square to the last.
-        let mut locust = None;
-        if let Some(second) = rest.strip_prefix(',') {
-            let (via, n3) = parse_square(second, files, ranks).ok_or_else(syntax)?;
-            let (end, n4) = parse_square(&second[n3..], files, ranks).ok_or_else(syntax)?;
-            if via != to {
+        // The squares taken on the way are matched as a set (`f5f7,f7f6,f6f8` names the same move
+        // as `f5f6,f6f7,f7f8` where f6 and f7 hold pieces).
+        let mut locust: Vec<u16> = Vec::new();
+        while let Some(next) = rest.strip_prefix(',') {
+            let (via, n3) = parse_square(next, files, ranks).ok_or_else(syntax)?;
+            let (end, n4) = parse_square(&next[n3..], files, ranks).ok_or_else(syntax)?;
+            if via != to || locust.len() > crate::position::MAX_LOCUSTS {
                 return Err(syntax());
             }
-            if !self.board[via as usize].is_empty() {
-                locust = Some(via);
+            if !self.board[via as usize].is_empty() && via != from && !locust.contains(&via) {
+                locust.push(via);
             }
             to = end;
-            rest = &second[n3 + n4..];
+            rest = &next[n3 + n4..];
         }
+        // A square taken on the way and ended on is the destination's capture.
+        locust.retain(|&c| c != to);
+        locust.sort_unstable();
         // `+`: the piece promotes to its promoted form; `=`: it declines to (XBoard's shogi).
         // A promotion or gating id after it: `q`, `=q`, `a'`.
         let suffix = match rest {
@@ -181,7 +185,11 @@ impl Position {
         }
         let mut candidates: Vec<Move> = legal
             .into_iter()
-            .filter(|m| m.from == from && m.to == to && !m.is_drop() && m.locust_at() == locust)
+            .filter(|m| {
+                let mut on_way: Vec<u16> = m.locusts().collect();
+                on_way.sort_unstable();
+                m.from == from && m.to == to && !m.is_drop() && on_way == locust
+            })
             .collect();
         if candidates.len() > 1 {
             candidates.retain(|m| m.kind() != MoveKind::Castle);

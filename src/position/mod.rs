@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 pub use crate::piece::{Kind, Piece};
 pub use crate::side::Side;
-pub use moves::{Move, MoveKind};
+pub use moves::{MAX_LOCUSTS, Move, MoveKind};
 
 /// The most pieces one side may have: a 16×16 board packed with one side's pieces.
 pub const MAX_PIECES: usize = 256;
@@ -38,9 +38,11 @@ struct Undo {
     /// `origin` of the moving and of the captured piece.
     moved_origin: u8,
     captured_origin: u8,
-    /// A locust move's victim on its way, and its `origin`.
-    locust: Piece,
-    locust_origin: u8,
+    /// A locust move's victims on its way (path order, `Piece::EMPTY` where none), their
+    /// `origin` and the virginity of their squares.
+    locust: [Piece; MAX_LOCUSTS],
+    locust_origin: [u8; MAX_LOCUSTS],
+    virgin_locust: [bool; MAX_LOCUSTS],
 }
 
 #[derive(Clone)]
@@ -211,9 +213,9 @@ impl Position {
     }
 
     /// The pieces `m` would take, before it is made: on its destination (or e.p. square), and a
-    /// locust move's victim on its way.
+    /// locust move's victims on its way.
     pub fn victims(&self, m: Move) -> impl Iterator<Item = Piece> {
-        let on_the_way = m.locust_at().map(|c| self.board[c as usize]);
+        let on_the_way = m.locusts().map(|c| self.board[c as usize]);
         std::iter::once(m.captured())
             .chain(on_the_way)
             .filter(|p| p.is_piece())
@@ -227,7 +229,8 @@ impl Position {
         };
         let protected = |p: Piece| p.is_piece() && t[p.kind().index()].0;
         self.history.last().is_some_and(|u| {
-            !protected(u.moved) && (protected(u.mv.captured()) || protected(u.locust))
+            !protected(u.moved)
+                && (protected(u.mv.captured()) || u.locust.iter().any(|&p| protected(p)))
         })
     }
 
@@ -406,10 +409,12 @@ impl Position {
             count: [self.count_limit, self.count_ply],
             moved_origin: self.origin[from as usize],
             captured_origin: self.origin[captured_at as usize],
-            locust: m
-                .locust_at()
-                .map_or(Piece::EMPTY, |c| self.board[c as usize]),
-            locust_origin: m.locust_at().map_or(0, |c| self.origin[c as usize]),
+            locust: [m.locust_at(), m.locust2_at()]
+                .map(|c| c.map_or(Piece::EMPTY, |c| self.board[c as usize])),
+            locust_origin: [m.locust_at(), m.locust2_at()]
+                .map(|c| c.map_or(0, |c| self.origin[c as usize])),
+            virgin_locust: [m.locust_at(), m.locust2_at()]
+                .map(|c| c.is_some_and(|c| self.virgin[c as usize])),
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -428,7 +433,7 @@ impl Position {
         if !captured.is_empty() {
             self.take(captured_at);
         }
-        if let Some(at) = m.locust_at() {
+        for at in m.locusts() {
             self.take(at);
         }
         if m.kind() == MoveKind::Castle {
@@ -696,8 +701,12 @@ impl Position {
             self.shift(m.to, m.from);
         }
         self.origin[m.from as usize] = u.moved_origin;
+        if let Some(at) = m.locust2_at() {
+            self.untake(at, u.locust[1], u.locust_origin[1]);
+            self.virgin[at as usize] = u.virgin_locust[1];
+        }
         if let Some(at) = m.locust_at() {
-            self.untake(at, u.locust, u.locust_origin);
+            self.untake(at, u.locust[0], u.locust_origin[0]);
         }
         if !m.captured().is_empty() {
             self.untake(m.captured_at(), m.captured(), u.captured_origin);
@@ -759,8 +768,9 @@ impl Position {
             count: [self.count_limit, self.count_ply],
             moved_origin: 0,
             captured_origin: 0,
-            locust: Piece::EMPTY,
-            locust_origin: 0,
+            locust: [Piece::EMPTY; MAX_LOCUSTS],
+            locust_origin: [0; MAX_LOCUSTS],
+            virgin_locust: [false; MAX_LOCUSTS],
         });
         if restricted {
             self.hash ^= zobrist::COUNTERSTRIKE;

@@ -21,12 +21,18 @@ pub enum MoveKind {
     /// The side passes (`pass yes`): written as its royal piece's move to its own square.
     Pass,
     /// Takes the piece on `extra` on its way to `to` (a locust capture; the Lion's double move),
-    /// and whatever stands on `to`. `to` may be `from` (igui: capture without moving).
+    /// and whatever stands on `to`. `to` may be `from` (igui: capture without moving). A move
+    /// may take a second piece on its way (the Lion Dog's), on [`Move::locusts`]' second square.
     Locust,
 }
 
-/// A move: from and to cells, an extra square (see [`MoveKind`]), the promotion, the piece it
-/// takes, its kind and two flags, in eight bytes: move lists are the generator's hot memory.
+/// The most pieces a move takes on its way (a locust capture each): the Lion Dog's two. Paths that
+/// would take more are refused by `legs::compile`.
+pub const MAX_LOCUSTS: usize = 2;
+
+/// A move: from and to cells, an extra square (see [`MoveKind`]), a second square taken on the way,
+/// the promotion, the piece it takes, its kind and flags, in ten bytes: move lists are the
+/// generator's hot memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move {
     pub from: u16,
@@ -39,9 +45,14 @@ pub struct Move {
     /// `PROMOTED_DROP`.
     bits: u8,
     captured: Piece,
+    /// A locust move's second square taken on its way, as a board index (with kind bits
+    /// `LOCUST2`); 0 when unused.
+    extra2: u8,
 }
 
 const KIND: u8 = 7;
+/// The kind bits of a locust move that takes two pieces on its way (read as `MoveKind::Locust`).
+const LOCUST2: u8 = 7;
 /// The move comes from an initial-only path (the piece had never moved).
 const INITIAL: u8 = 8;
 /// The mover is a promoting kind (a pawn): the move resets the move-count clock.
@@ -64,6 +75,7 @@ impl Move {
             promo: 0,
             bits: kind as u8,
             captured: Piece::EMPTY,
+            extra2: 0,
         }
     }
 
@@ -78,6 +90,7 @@ impl Move {
             promo: kind.0 + 1,
             bits: MoveKind::Drop as u8,
             captured: Piece::EMPTY,
+            extra2: 0,
         }
     }
 
@@ -86,6 +99,17 @@ impl Move {
     pub const fn with_extra(mut self, extra: u16) -> Move {
         self.extra = if extra == 0 { 0 } else { square_index(extra) };
         self
+    }
+
+    /// A locust move that takes pieces on `first` and then `second` (path order) on its way.
+    #[inline(always)]
+    pub const fn locust(from: u16, to: u16, first: u16, second: Option<u16>) -> Move {
+        let mut m = Move::new(from, to, MoveKind::Locust).with_extra(first);
+        if let Some(s) = second {
+            m.bits = (m.bits & !KIND) | LOCUST2;
+            m.extra2 = square_index(s);
+        }
+        m
     }
 
     /// The extra cell (meaningful for castling and the two e.p. kinds).
@@ -205,7 +229,7 @@ impl Move {
             3 => MoveKind::SetsEp,
             4 => MoveKind::Drop,
             5 => MoveKind::Pass,
-            _ => MoveKind::Locust,
+            _ => MoveKind::Locust, // 6, and 7 (`LOCUST2`)
         }
     }
 
@@ -257,7 +281,7 @@ impl Move {
         }
     }
 
-    /// Where a locust move takes a piece on its way.
+    /// Where a locust move takes its (first) piece on its way.
     #[inline(always)]
     pub const fn locust_at(self) -> Option<u16> {
         match self.kind() {
@@ -266,10 +290,27 @@ impl Move {
         }
     }
 
+    /// Where a locust move takes its second piece on its way, if it takes two.
+    #[inline(always)]
+    pub const fn locust2_at(self) -> Option<u16> {
+        if self.bits & KIND == LOCUST2 {
+            Some(cell_of_index(self.extra2))
+        } else {
+            None
+        }
+    }
+
+    /// The squares a locust move takes pieces on, on its way, in path order (none for other
+    /// moves).
+    #[inline]
+    pub fn locusts(self) -> impl Iterator<Item = u16> {
+        [self.locust_at(), self.locust2_at()].into_iter().flatten()
+    }
+
     /// Whether the move takes a piece (a locust move always does).
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
-        !self.captured.is_empty() || self.bits & KIND == MoveKind::Locust as u8
+        !self.captured.is_empty() || self.bits & KIND >= MoveKind::Locust as u8
     }
 
     /// A capture or a promotion: what quiescence searches.
@@ -305,14 +346,16 @@ impl Move {
     pub fn same_target(self, other: Move) -> bool {
         const SAME: u8 = KIND | INITIAL | GATE | GATE_PARTNER | PROMOTED_DROP;
         (self.to, self.promo, self.bits & SAME) == (other.to, other.promo, other.bits & SAME)
-            && (self.kind() != MoveKind::Locust || self.extra == other.extra)
+            && (self.kind() != MoveKind::Locust
+                || (self.extra, self.extra2) == (other.extra, other.extra2))
     }
 
     /// The same action on the board — squares, promotion, kind, path — whatever piece makes it
     /// and whatever it takes: how a killer from a sibling node is recognised.
     #[inline]
     pub fn same_action(self, other: Move) -> bool {
-        (self.from, self.extra) == (other.from, other.extra) && self.same_target(other)
+        (self.from, self.extra, self.extra2) == (other.from, other.extra, other.extra2)
+            && self.same_target(other)
     }
 
     /// Same from, to and [`Move::tag`]: how a hash move is matched.
@@ -328,8 +371,26 @@ mod tests {
     use crate::side::Side;
 
     #[test]
-    fn moves_stay_eight_bytes() {
-        assert_eq!(std::mem::size_of::<Move>(), 8);
+    fn moves_stay_ten_bytes() {
+        assert_eq!(std::mem::size_of::<Move>(), 10);
+    }
+
+    #[test]
+    fn a_locust_move_names_one_or_two_squares_on_its_way() {
+        use crate::geometry::cell;
+        let (a, b, c, d) = (cell(4, 4), cell(4, 5), cell(4, 6), cell(4, 7));
+        let one = Move::locust(a, d, b, None);
+        assert_eq!(one.locusts().collect::<Vec<_>>(), vec![b]);
+        assert_eq!((one.kind(), one.locust2_at()), (MoveKind::Locust, None));
+        let two = Move::locust(a, d, b, Some(c));
+        assert_eq!(two.locusts().collect::<Vec<_>>(), vec![b, c]);
+        assert_eq!(two.kind(), MoveKind::Locust);
+        assert!(two.is_capture() && two.is_tactical());
+        assert!(!two.same_target(one) && !two.same_action(one));
+        // A second square on a1 (index 0) is still a square.
+        let corner = Move::locust(a, d, b, Some(cell(0, 0)));
+        assert_eq!(corner.locust2_at(), Some(cell(0, 0)));
+        assert!(Move::new(a, d, MoveKind::Normal).locusts().next().is_none());
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub fn available(pos: &Position) -> bool {
 
 /// The material `m` wins for the side that plays it after the best sequence of recaptures on
 /// its square, in centipawns; `None` for moves the exchange cannot follow (castling, drops,
-/// en passant). A locust move wins what it takes on its way as well, and that piece is gone
+/// en passant). A locust move wins what it takes on its way as well, and those pieces are gone
 /// from the board the exchange is read through. Legality (pins, checks) is not considered.
 pub fn see(pos: &Position, et: &EvalTables, m: Move) -> Option<i32> {
     if !matches!(
@@ -48,13 +48,13 @@ pub fn see(pos: &Position, et: &EvalTables, m: Move) -> Option<i32> {
         gain[0] += worth(p.index()) - on_square;
         on_square = worth(p.index());
     }
-    // The squares emptied so far: the mover's, the locust victim's, then each recapturer's.
-    let mut lifted = [0u16; MAX_DEPTH + 1];
+    // The squares emptied so far: the mover's, the locust victims', then each recapturer's.
+    let mut lifted = [0u16; MAX_DEPTH + 1 + crate::position::MAX_LOCUSTS];
     lifted[0] = m.from;
     let mut n = 1;
-    if let Some(at) = m.locust_at() {
-        lifted[1] = at;
-        n = 2;
+    for at in m.locusts() {
+        lifted[n] = at;
+        n += 1;
     }
     let mut d = 0;
     let mut side = !mover.side();

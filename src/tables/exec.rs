@@ -193,8 +193,9 @@ struct Walk {
     occupied: Vec<(i8, i8)>,
     /// Squares that must hold an enemy piece, taken on the way (`Cont::Take`).
     enemy: Vec<(i8, i8)>,
-    /// Where the walk takes a piece on its way: with the target, what tells two moves apart.
-    locust: Option<(i8, i8)>,
+    /// Where the walk takes pieces on its way (path order): with the target, what tells two
+    /// moves apart.
+    locust: Vec<(i8, i8)>,
     initial: bool,
     /// The walk hops over an own piece (a tame hop): no attack instance describes it.
     tame: bool,
@@ -206,7 +207,7 @@ struct Conditions {
     empty: Vec<(i8, i8)>,
     occupied: Vec<(i8, i8)>,
     enemy: Vec<(i8, i8)>,
-    locust: Option<(i8, i8)>,
+    locust: Vec<(i8, i8)>,
     tame: usize,
 }
 
@@ -267,7 +268,7 @@ fn walk_leg(
                     empty: cond.empty.clone(),
                     occupied: cond.occupied.clone(),
                     enemy: cond.enemy.clone(),
-                    locust: cond.locust,
+                    locust: cond.locust.clone(),
                     initial,
                     tame: cond.tame > 0,
                 });
@@ -279,20 +280,27 @@ fn walk_leg(
             };
             match leg.cont {
                 Cont::Never => {}
-                Cont::Take { enemy, empty, .. } => {
+                Cont::Take {
+                    enemy, empty, hop, ..
+                } => {
                     // Only an enemy's capture on the way attacks: a path through an own piece
                     // (`d`) needs the attacker's own piece there, which no instance lists.
                     if enemy {
                         cond.enemy.push(pos);
-                        cond.locust = Some(pos);
+                        cond.locust.push(pos);
                         go_on(cond);
-                        cond.locust = None;
+                        cond.locust.pop();
                         cond.enemy.pop();
                     }
                     if empty {
                         cond.empty.push(pos);
                         go_on(cond);
                         cond.empty.pop();
+                    }
+                    if hop {
+                        cond.occupied.push(pos);
+                        go_on(cond);
+                        cond.occupied.pop();
                     }
                 }
                 c => {
@@ -332,13 +340,21 @@ fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
     let revisits = ws
         .iter()
         .any(|w| w.empty.contains(&(0, 0)) || w.occupied.contains(&(0, 0)) || w.target == (0, 0));
-    // Two walks to one target (over one locust square) whose stop kinds overlap.
+    // Two walks to one target (over the same locust squares) whose stop kinds overlap. A walk
+    // that ends on a square it took on its way makes the capture of that square's piece (the
+    // generator writes it so), which an ordinary walk there may make too.
     let mut seen = std::collections::HashMap::new();
     let mut dup = false;
     for w in &ws {
-        let stops: &mut u8 = seen.entry((w.target, w.locust)).or_insert(0);
-        dup |= *stops & w.stop != 0;
-        *stops |= w.stop;
+        let (mut locust, mut stop) = (w.locust.clone(), w.stop);
+        if locust.contains(&w.target) {
+            locust.retain(|&v| v != w.target);
+            stop = Stop::ENEMY;
+        }
+        locust.sort_unstable();
+        let stops: &mut u8 = seen.entry((w.target, locust)).or_insert(0);
+        dup |= *stops & stop != 0;
+        *stops |= stop;
     }
     (dup, revisits)
 }
@@ -377,19 +393,24 @@ pub fn attack_table(paths: &[Path], black: bool, files: u8, ranks: u8) -> Attack
         if w.occupied.contains(&(0, 0)) || w.tame {
             continue;
         }
-        if w.stop & Stop::ENEMY != 0 {
+        // A walk back onto a square it took on its way takes that piece there: an attack on it
+        // (listed below, as the square it takes on).
+        if w.stop & Stop::ENEMY != 0 && !w.locust.contains(&w.target) {
             list(w.target, &w.empty, &w.enemy, &w);
         }
-        // A locust move attacks the square it takes on too, when the rest of its path is open:
-        // it ends on an empty square, or on an enemy's.
-        if let Some(at) = w.locust {
+        // A locust move attacks each square it takes on too, when the rest of its path is open:
+        // it ends on an empty square, or on an enemy's (or back on a square it took on).
+        for &at in &w.locust {
             let enemy: Vec<_> = w.enemy.iter().copied().filter(|&v| v != at).collect();
-            if w.stop & Stop::EMPTY != 0 {
+            let back = w.locust.contains(&w.target);
+            if w.stop & Stop::EMPTY != 0 || back {
                 let mut empty = w.empty.clone();
-                empty.push(w.target);
+                if !back {
+                    empty.push(w.target);
+                }
                 list(at, &empty, &enemy, &w);
             }
-            if w.stop & Stop::ENEMY != 0 && w.target != (0, 0) {
+            if w.stop & Stop::ENEMY != 0 && w.target != (0, 0) && !back {
                 let mut both = enemy.clone();
                 both.push(w.target);
                 list(at, &w.empty, &both, &w);
