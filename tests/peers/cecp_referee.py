@@ -212,6 +212,10 @@ def play(a, n, opening, white_first):
         if clock[mover] < 0:
             return finish(lose[side[mover]], '%s lost on time' % mover, mover)
         clock[mover] += inc
+        # acedrex writes a pass as the passing piece's move to its own square (`b7b7`); HaChu
+        # writes and lists the pass as XBoard's null move `@@@@`, and refuses the other form.
+        if re.fullmatch(r'([a-p]\d+)\1', move):
+            move = '@@@@'
         # The other engine judges the move.
         o = roles[other]
         o.send('usermove ' + move)
