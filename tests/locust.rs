@@ -131,6 +131,21 @@ fn a_piece_attacks_what_it_could_take_on_its_way_and_beyond() {
 
 /// The same, with pieces that take their own side's pieces on the way (`d`) or go on over an
 /// empty square or a capture (`mc`), and a rider that takes and slides on.
+/// A move's text and SAN read back to it, and make/unmake restore the position and its hash
+/// (checked against a fresh hash after the move); returns the move's text.
+fn assert_round_trip(pos: &mut Position, m: acedrex::position::Move) -> String {
+    let text = pos.move_text(m);
+    assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
+    let san = pgn::san(pos, m);
+    assert_eq!(pgn::parse_san(pos, &san), Ok(m), "{san} in {}", pos.fen());
+    let (fen, hash) = (pos.fen(), pos.hash());
+    pos.make(m);
+    assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
+    pos.unmake();
+    assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
+    text
+}
+
 fn game_of_kinds() -> Arc<Game> {
     let text = "variant locusts2\nboard 10x10\n\
         piece K king K royal\n\
@@ -157,20 +172,7 @@ fn locust_moves_read_back_and_unmake_exactly() {
                     break;
                 }
                 for &m in &moves {
-                    let text = pos.move_text(m);
-                    assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
-                    let san = pgn::san(&mut pos, m);
-                    assert_eq!(
-                        pgn::parse_san(&mut pos, &san),
-                        Ok(m),
-                        "{san} in {}",
-                        pos.fen()
-                    );
-                    let (fen, hash) = (pos.fen(), pos.hash());
-                    pos.make(m);
-                    assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
-                    pos.unmake();
-                    assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
+                    let text = assert_round_trip(&mut pos, m);
                     locusts += usize::from(text.contains(','));
                 }
                 // The check test reads attack tables; the generator walks the paths: they agree
@@ -306,21 +308,8 @@ fn lion_dog_moves_read_back_and_unmake_exactly_and_attack_through_two() {
             }
             let mut seen = std::collections::HashSet::new();
             for &m in &moves {
-                let text = pos.move_text(m);
+                let text = assert_round_trip(&mut pos, m);
                 assert!(seen.insert(text.clone()), "{text} twice in {}", pos.fen());
-                assert_eq!(pos.parse_move(&text), Ok(m), "{text} in {}", pos.fen());
-                let san = pgn::san(&mut pos, m);
-                assert_eq!(
-                    pgn::parse_san(&mut pos, &san),
-                    Ok(m),
-                    "{san} in {}",
-                    pos.fen()
-                );
-                let (fen, hash) = (pos.fen(), pos.hash());
-                pos.make(m);
-                assert_eq!(pos.hash(), pos.fresh_hash(), "after {text} in {fen}");
-                pos.unmake();
-                assert_eq!((pos.fen(), pos.hash()), (fen, hash), "{text} undone");
                 if m.locust2_at().is_some() {
                     doubles += 1;
                     triples += usize::from(m.captured().is_piece());

@@ -4,7 +4,7 @@
 
 use crate::betza::Betza;
 use crate::protocol::piece_to_char::{PieceToChar, slot};
-use crate::variant::Variant;
+use crate::variant::{PieceDef, Variant};
 
 /// Variant names XBoard 4.9 knows itself; for these it ignores `setup` and uses its own rules.
 const XBOARD_VARIANTS: &[&str] = &[
@@ -100,33 +100,22 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         {
             continue;
         }
-        match crate::betza::to_xboard(&p.betza) {
-            Ok(text) => lines.push(format!(
-                "piece {}& {text}",
-                crate::piece::id::show(p.letter)
-            )),
-            Err(e) => lines.push(format!(
-                "# piece {} ({}) has no XBoard Betza: {e}",
-                crate::piece::id::show(p.letter),
-                p.name
-            )),
-        }
+        lines.push(piece_line(&crate::piece::id::show(p.letter), p));
     }
     for p in &table.promoted {
-        let (from, like) = (&v.pieces[p.from], &v.pieces[p.like]);
-        match crate::betza::to_xboard(&like.betza) {
-            Ok(text) => lines.push(format!(
-                "piece +{}& {text}",
-                crate::piece::id::show(from.letter)
-            )),
-            Err(e) => lines.push(format!(
-                "# piece +{} ({}) has no XBoard Betza: {e}",
-                crate::piece::id::show(from.letter),
-                like.name
-            )),
-        }
+        let id = format!("+{}", crate::piece::id::show(v.pieces[p.from].letter));
+        lines.push(piece_line(&id, &v.pieces[p.like]));
     }
     lines
+}
+
+/// The `piece` line giving XBoard the piece `id` with the moves of `moves`, or a comment saying
+/// why XBoard's Betza cannot hold them.
+fn piece_line(id: &str, moves: &PieceDef) -> String {
+    match crate::betza::to_xboard(&moves.betza) {
+        Ok(text) => format!("piece {id}& {text}"),
+        Err(e) => format!("# piece {id} ({}) has no XBoard Betza: {e}", moves.name),
+    }
 }
 
 #[cfg(test)]
