@@ -38,11 +38,13 @@ struct Undo {
     /// `origin` of the moving and of the captured piece.
     moved_origin: u8,
     captured_origin: u8,
-    /// A locust move's victims on its way (path order, `Piece::EMPTY` where none), their
-    /// `origin` and the virginity of their squares.
+    /// A locust move's victims on its way (path order, `Piece::EMPTY` where none) and their
+    /// `origin`.
     locust: [Piece; MAX_LOCUSTS],
     locust_origin: [u8; MAX_LOCUSTS],
-    virgin_locust: [bool; MAX_LOCUSTS],
+    /// The virginity of the second square taken on the way (the first is the move's extra
+    /// square: `virgin_extra`).
+    virgin_locust2: bool,
 }
 
 #[derive(Clone)]
@@ -389,6 +391,7 @@ impl Position {
         );
         let restricted = self.counterstrike_pending();
         self.hashes.push(self.hash);
+        let on_the_way = [m.locust_at(), m.locust2_at()];
         self.history.push(Undo {
             mv: m,
             moved,
@@ -409,12 +412,9 @@ impl Position {
             count: [self.count_limit, self.count_ply],
             moved_origin: self.origin[from as usize],
             captured_origin: self.origin[captured_at as usize],
-            locust: [m.locust_at(), m.locust2_at()]
-                .map(|c| c.map_or(Piece::EMPTY, |c| self.board[c as usize])),
-            locust_origin: [m.locust_at(), m.locust2_at()]
-                .map(|c| c.map_or(0, |c| self.origin[c as usize])),
-            virgin_locust: [m.locust_at(), m.locust2_at()]
-                .map(|c| c.is_some_and(|c| self.virgin[c as usize])),
+            locust: on_the_way.map(|c| c.map_or(Piece::EMPTY, |c| self.board[c as usize])),
+            locust_origin: on_the_way.map(|c| c.map_or(0, |c| self.origin[c as usize])),
+            virgin_locust2: on_the_way[1].is_some_and(|c| self.virgin[c as usize]),
         });
         if self.ep != 0 {
             self.hash ^= zobrist::ep(self.ep);
@@ -703,7 +703,7 @@ impl Position {
         self.origin[m.from as usize] = u.moved_origin;
         if let Some(at) = m.locust2_at() {
             self.untake(at, u.locust[1], u.locust_origin[1]);
-            self.virgin[at as usize] = u.virgin_locust[1];
+            self.virgin[at as usize] = u.virgin_locust2;
         }
         if let Some(at) = m.locust_at() {
             self.untake(at, u.locust[0], u.locust_origin[0]);
@@ -770,7 +770,7 @@ impl Position {
             captured_origin: 0,
             locust: [Piece::EMPTY; MAX_LOCUSTS],
             locust_origin: [0; MAX_LOCUSTS],
-            virgin_locust: [false; MAX_LOCUSTS],
+            virgin_locust2: false,
         });
         if restricted {
             self.hash ^= zobrist::COUNTERSTRIKE;
