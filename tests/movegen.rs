@@ -202,3 +202,14 @@ fn tactical_moves_are_the_captures_and_promotions_of_all_moves() {
         }
     }
 }
+
+#[test]
+fn a_move_reached_both_ways_round_a_cylinder_reads_from_its_text() {
+    // Rank 5 is empty but for the rook and the pawn: the rook reaches g5 by one step left, or
+    // round the joined edge through a5..f5. Both paths are the same move, so `h5g5` names it.
+    let g = game("cylinder");
+    let mut pos = Position::from_fen(&g, "4k3/8/8/6pR/8/8/8/4K3 w - - 0 1").unwrap();
+    let m = pos.parse_move("h5g5").unwrap();
+    pos.make(m);
+    assert_eq!(pos.fen(), "4k3/8/8/6R1/8/8/8/4K3 b - - 0 1");
+}

@@ -356,7 +356,12 @@ fn enumerate_targets(paths: &[Path], files: u8, ranks: u8) -> (bool, bool) {
         dup |= *stops & stop != 0;
         *stops |= stop;
     }
-    (dup, revisits)
+    // On a cylinder a sideways ride and its opposite one meet round the joined edge, and
+    // the open-board walks above cannot see that.
+    let cylinder = paths
+        .iter()
+        .any(|p| matches!(p, Path::Legs { leg, .. } if has_cylinder(leg)));
+    (dup || cylinder, revisits)
 }
 
 /// Attack instances: the walks that can capture on their target.
