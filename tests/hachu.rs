@@ -682,3 +682,197 @@ fn macadamia_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
         MACADAMIA,
     );
 }
+
+/// The options hachu_legal.py needs for Werewolf Chess: pawns offered the rook suffix on the last
+/// rank, and a capture of the werewolf recorded with its suffix, as HaChu writes it.
+const WEREWOLF: &[&str] = &[
+    "--pawn-suffix",
+    "r",
+    "--contagion",
+    "W",
+    "--contagion-not-by",
+    "K",
+];
+
+#[test]
+fn werewolf_legal_sets_equal_hachu() {
+    let data = include_str!("perft/werewolf-hachu.txt");
+    let cases = compare("werewolf", data);
+    assert!(cases > 300, "only {cases} positions read");
+    // The walks reach what the game adds: they play werewolf moves that take on the way and
+    // captures that make the taker a werewolf, and offer pawns' promotions to a rook.
+    let played: Vec<&str> = data
+        .lines()
+        .filter_map(|l| l.strip_prefix("moves ")?.split(" ; legal ").next())
+        .flat_map(|moves| moves.split_whitespace())
+        .collect();
+    for (what, seen) in [
+        ("a take on the way", played.iter().any(|m| m.contains(','))),
+        (
+            "a werewolf's taker",
+            played.iter().any(|m| m.ends_with('w')),
+        ),
+    ] {
+        assert!(seen, "the recorded walks play no {what}");
+    }
+    let offered = data
+        .lines()
+        .filter_map(|l| l.split(" ; legal ").nth(1))
+        .flat_map(|legal| legal.split_whitespace())
+        .any(|m| m.len() == 5 && m.ends_with('r'));
+    assert!(offered, "the recorded walks offer no promotion");
+}
+
+#[test]
+fn werewolf_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "werewolf_legal_sets_equal_hachu_on_a_fresh_walk",
+        "werewolf",
+        "7",
+        "40",
+        WEREWOLF,
+    );
+}
+
+/// `contagion W not-by K`, on a position of a walk against HaChu (HaChu plays `e2d3w` here, and
+/// after `c2d3` its d3 pawn moves as a werewolf): the taker becomes a werewolf, the move is
+/// written as a promotion to it and read with or without the suffix; the king stays a king.
+#[test]
+fn a_piece_that_takes_the_werewolf_becomes_one() {
+    const MOVES: &str = "b2b3 g7g6 b1a3 d7d5 a3c4 h7h6 g1h3 d5c4 f2f3 d8f6 e1f2 c8f5 b3b4 f6g7 \
+                         a1b1 g7d4 f2g3 f5e4 a2a3 h8h7 g3h4 d4d3";
+    let g = game("werewolf");
+    let mut pos = Position::start(&g);
+    for m in MOVES.split_whitespace() {
+        let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        pos.make(mv);
+    }
+    let before = pos.fen();
+    let legal = legal_texts(&mut pos);
+    assert!(legal.contains(&"c2d3w".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"c2d3".to_string()), "{legal:?}");
+    let m = pos.parse_move("c2d3").unwrap();
+    assert_eq!(pos.parse_move("c2d3w"), Ok(m));
+    assert_eq!(acedrex::pgn::san(&mut pos, m), "cxd3=W");
+    pos.make(m);
+    assert!(
+        pos.fen()
+            .starts_with("rn2kbn1/ppp1pp1r/6pp/8/1Pp1b2K/P2W1P1N/3PP1PP/1RBW1B1R b"),
+        "{}",
+        pos.fen()
+    );
+    assert_eq!(pos.hash(), pos.fresh_hash());
+    pos.unmake();
+    assert_eq!(pos.fen(), before);
+    // The king takes it and stays a king (`not-by K`); a werewolf takes one and stays itself.
+    let mut kings = Position::from_fen(&g, "8/8/8/8/8/5w2/4K3/k7 w - - 0 1").unwrap();
+    let legal = legal_texts(&mut kings);
+    assert!(
+        legal.contains(&"e2f3".to_string()) && !legal.contains(&"e2f3w".to_string()),
+        "{legal:?}"
+    );
+    let mut wolves = Position::from_fen(&g, "8/8/8/8/8/5w2/4W3/k3K3 w - - 0 1").unwrap();
+    let legal = legal_texts(&mut wolves);
+    assert!(
+        legal.contains(&"e2f3".to_string()) && !legal.contains(&"e2f3w".to_string()),
+        "{legal:?}"
+    );
+    // A pawn that takes it on the last rank becomes a werewolf, not a rook.
+    let mut pawn = Position::from_fen(&g, "4w3/3P4/8/8/8/8/8/k3K3 w - - 0 1").unwrap();
+    let legal = legal_texts(&mut pawn);
+    assert!(
+        legal.contains(&"d7e8w".to_string()) && legal.contains(&"d7d8r".to_string()),
+        "{legal:?}"
+    );
+    assert!(!legal.contains(&"d7e8r".to_string()), "{legal:?}");
+}
+
+#[test]
+fn contagion_errors_name_line_and_column() {
+    let base = "variant t\nboard 8x8\npiece K king K royal\npiece W wolf K3\npiece P pawn fW\n\
+                start 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n";
+    common::assert_positioned_errors(
+        base,
+        &[
+            ("contagion X\n", "t.txt:7:11", "`X` in the contagion pieces"),
+            (
+                "contagion W by K\n",
+                "t.txt:7:13",
+                "`by` after the contagion kinds: expected `not-by LETTERS`",
+            ),
+            (
+                "contagion W not-by Q\n",
+                "t.txt:7:20",
+                "`Q` in the contagion `not-by` pieces",
+            ),
+        ],
+    );
+}
+
+/// The options hachu_legal.py needs for Cashew Shogi: the 13x13 board, promotions offered with
+/// `+`, two-leg moves for the pieces with Lion power (the Lion, the Lion Dog, the furious fiend
+/// and the promoted barbarians that move as a Lion and a Lion Dog), destinations within two king
+/// steps or on a queen line (every piece's reach).
+const CASHEW: &[&str] = &[
+    "--files",
+    "13",
+    "--ranks",
+    "13",
+    "--promote",
+    "+",
+    "--two-leg",
+    "L!,W!,+L!,+W',+E'",
+    "--reach",
+    "2",
+];
+
+#[test]
+fn cashew_shogi_legal_sets_equal_hachu() {
+    let data = include_str!("perft/cashew-shogi-hachu.txt");
+    let cases = compare("cashew-shogi", data);
+    assert!(cases >= 200, "only {cases} positions read");
+    assert_walks_offer_lion_moves_and_promotions(data);
+}
+
+#[test]
+fn cashew_shogi_legal_sets_equal_hachu_on_a_fresh_walk() {
+    fresh_walk(
+        "cashew_shogi_legal_sets_equal_hachu_on_a_fresh_walk",
+        "cashew-shogi",
+        "5",
+        "24",
+        CASHEW,
+    );
+}
+
+/// Cashew's start is HaChu's own array (`cashewArray`, the placement of the `setup` line it sends
+/// XBoard), with pieces that start promoted (`+O`, `+X`, `+N`), and the ids HaChu's engine reads
+/// from it name the kinds the file gives them.
+#[test]
+fn cashew_start_is_hachus_array_with_its_ids() {
+    let g = game("cashew-shogi");
+    let pos = Position::start(&g);
+    let hachu = "lh!f'dh'j'ki'qc'hg!l/t!p'w!+oogngx+xl!k'd!/r've'fst'+nt'sfw'vl'/ppppppppppppp/\
+                 3d'5d'3/13/13/13/3D'5D'3/PPPPPPPPPPPPP/L'VW'FST'+NT'SFE'VR'/\
+                 D!K'L!+XXGNGO+OW!P'T!/LG!HC'QI'KJ'H'DF'H!L";
+    assert_eq!(pos.fen().split(' ').next(), Some(hachu));
+    for (id, name) in [
+        ("W!", "lion-dog"),
+        ("G!", "long-nosed-goblin"),
+        ("I'", "left-general"),
+        ("+O", "great-dragon"),
+    ] {
+        let (c, _) = acedrex::piece::id::read_all(id).unwrap();
+        let i = g.variant.piece_index(c).unwrap_or_else(|| panic!("{id}"));
+        assert_eq!(g.variant.pieces[i].name, name);
+    }
+    // HaChu's engine reads `G!` as its left general (its id table's `LG`), not as the long-nosed
+    // goblin its `piece` line describes: G! on b1 and I' on f1 move alike.
+    let moves_of = |id: &str| {
+        let (c, _) = acedrex::piece::id::read_all(id).unwrap();
+        g.variant.pieces[g.variant.piece_index(c).unwrap()]
+            .betza_text
+            .clone()
+    };
+    assert_eq!(moves_of("G!"), moves_of("I'"));
+}

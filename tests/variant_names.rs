@@ -113,6 +113,8 @@ const FAIRY_STOCKFISH: &[(&str, &[&str])] = &[
     ("wa-shogi", &[]),
     ("dai", &[]),
     ("macadamia-shogi", &[]),
+    ("cashew-shogi", &[]),
+    ("werewolf", &[]),
     ("asean", &["asean"]),
     ("ai-wok", &["ai-wok"]),
     ("makpong", &["makpong"]),

@@ -631,6 +631,12 @@ fn has_ep(b: &betza::Betza) -> bool {
 
 fn rule_warnings(v: &Variant, warnings: &mut Vec<String>) {
     let mut w = |s: String| warnings.push(format!("{}: {s}", v.name));
+    if v.end.contagion.is_some() {
+        w(
+            "a piece that takes a `contagion` kind becomes one here; Fairy-Max has no such rule"
+                .into(),
+        );
+    }
     match v.end.stalemated {
         Outcome::Win => {
             w("a stalemated side wins here; Fairy-Max scores stalemate as a draw".into())

@@ -357,6 +357,11 @@ impl Position {
         {
             self.promotion_moves(pm, from, out);
         }
+        if let Some(c) = &self.game().tables.contagion
+            && !c[kind.index()].1
+        {
+            contagion(c, kind, out, start);
+        }
     }
 
     /// `promotion-move`: the piece on `from` becomes `pm.to` where it stands, or by one of the new
@@ -1343,5 +1348,38 @@ impl Walker<'_> {
                 return;
             }
         }
+    }
+}
+
+/// `contagion`: each move in `out[start..]` of a piece of `kind` (not a `not-by` kind) that takes a
+/// piece of a contagious kind other than its own on its destination turns the mover into that kind,
+/// written as a promotion to it (`e2d3w`, as HaChu writes its werewolf's); a pawn's promotion
+/// choices there become that one move.
+#[cold]
+fn contagion(c: &[(bool, bool)], kind: Kind, out: &mut Vec<Move>, start: usize) {
+    let mut changed = false;
+    for m in &mut out[start..] {
+        let v = m.captured();
+        if v.is_piece()
+            && m.kind() != MoveKind::EnPassant
+            && !m.is_gating()
+            && v.kind() != kind
+            && c[v.kind().index()].0
+        {
+            *m = m.with_promotion(Some(v.kind()));
+            changed = true;
+        }
+    }
+    if changed {
+        let tail = &mut out[start..];
+        tail.sort_unstable();
+        let mut keep = start;
+        for i in start..out.len() {
+            if i == start || out[i] != out[keep - 1] {
+                out[keep] = out[i];
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
     }
 }

@@ -241,6 +241,8 @@ pub struct Tables {
     pub lion_trade: Option<Vec<(bool, bool)>>,
     /// `checkmate-series`, per kind masks for `Position::checked_by`.
     pub checkmate_series: Option<CheckmateSeriesTables>,
+    /// `contagion`, per kind: (a kind that turns its taker into itself, a kind that stays itself).
+    pub contagion: Option<Vec<(bool, bool)>>,
 }
 
 /// `checkmate-series`, per kind.
@@ -519,6 +521,12 @@ impl Tables {
                 .map(|p| (l.kinds.contains(&p.letter), l.over.contains(&p.letter)))
                 .collect::<Vec<_>>()
         });
+        let contagion = end.contagion.as_ref().map(|c| {
+            v.pieces
+                .iter()
+                .map(|p| (c.kinds.contains(&p.letter), c.not_by.contains(&p.letter)))
+                .collect::<Vec<_>>()
+        });
         let checkmate_series = end
             .checkmate_series
             .as_ref()
@@ -696,6 +704,7 @@ impl Tables {
             bikjang: end.bikjang && has_royal,
             lion_trade,
             checkmate_series,
+            contagion,
         }
     }
 }

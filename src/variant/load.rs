@@ -290,6 +290,7 @@ fn merge(parent: VariantSpec, child: VariantSpec, diags: &mut Vec<Diagnostic>) -
         drop_no_mate: child.drop_no_mate.or(parent.drop_no_mate),
         lion_trade: child.lion_trade.or(parent.lion_trade),
         checkmate_series: child.checkmate_series.or(parent.checkmate_series),
+        contagion: child.contagion.or(parent.contagion),
         rights_by_file: child.rights_by_file.or(parent.rights_by_file),
         promotion_move: child.promotion_move.or(parent.promotion_move),
         royal_takes_checker: child.royal_takes_checker.or(parent.royal_takes_checker),

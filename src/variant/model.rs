@@ -367,6 +367,8 @@ pub struct EndRules {
     pub lion_trade: Option<LionTrade>,
     /// The series of checks that makes a checkmate count (`checkmate-series`).
     pub checkmate_series: Option<CheckmateSeries>,
+    /// Kinds that turn the piece taking them into their kind (`contagion`).
+    pub contagion: Option<Contagion>,
     /// The makruk family's counting (`honour-count`): a draw when the count reaches its limit.
     pub honour: Option<HonourCount>,
     /// A royal piece in check may move only to take the one piece giving check (makpong).
@@ -381,6 +383,15 @@ pub struct EndRules {
 pub struct LionTrade {
     pub kinds: Vec<char>,
     pub over: Vec<char>,
+}
+
+/// `contagion`: a piece that takes a piece of one of `kinds` on the square it moves to becomes a
+/// piece of that kind of its own side, unless it is of that kind already or of a kind in `not_by`
+/// (HaChu's werewolf, which a king takes and stays a king).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contagion {
+    pub kinds: Vec<char>,
+    pub not_by: Vec<char>,
 }
 
 /// `checkmate-series`: a checkmate given by pieces of `not_by` alone loses for the side that gave
@@ -441,6 +452,7 @@ impl Default for EndRules {
             counting: None,
             lion_trade: None,
             checkmate_series: None,
+            contagion: None,
             honour: None,
             royal_takes_checker: false,
         }

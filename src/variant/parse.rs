@@ -59,6 +59,7 @@ pub const KEYS: &[&str] = &[
     "drop-one-per-file",
     "drop-no-mate",
     "lion-trade",
+    "contagion",
     "checkmate-series",
     "gating",
     "castling-partner",
@@ -135,6 +136,7 @@ fn usage(key: &str) -> &'static str {
         "drop-one-per-file" => "`drop-one-per-file LETTERS`, e.g. `drop-one-per-file P`",
         "drop-no-mate" => "`drop-no-mate LETTERS`, e.g. `drop-no-mate P`",
         "lion-trade" => "`lion-trade LETTERS [over LETTERS]`, e.g. `lion-trade N over PI`",
+        "contagion" => "`contagion LETTERS [not-by LETTERS]`, e.g. `contagion W not-by K`",
         "checkmate-series" => {
             "`checkmate-series LETTERS [not-by LETTERS]`, e.g. `checkmate-series NRJ not-by N`"
         }
@@ -742,6 +744,23 @@ impl FileParser {
                 s.lion_trade = Some(crate::variant::spec::LionTradeSpec {
                     kinds: args[0].spanned(),
                     over,
+                });
+            }
+            "contagion" => {
+                count(key, key_tok, args, 1, 3)?;
+                let not_by = match args.get(1) {
+                    None => None,
+                    Some(t) if t.text == "not-by" && args.len() == 3 => Some(args[2].spanned()),
+                    Some(t) => {
+                        return Err(t.span.error(format!(
+                            "`{}` after the contagion kinds: expected `not-by LETTERS`, e.g. `contagion W not-by K`",
+                            t.text
+                        )));
+                    }
+                };
+                s.contagion = Some(crate::variant::spec::ContagionSpec {
+                    kinds: args[0].spanned(),
+                    not_by,
                 });
             }
             "checkmate-series" => {

@@ -78,6 +78,8 @@ pub struct VariantSpec {
     pub lion_trade: Option<LionTradeSpec>,
     /// `checkmate-series LETTERS [not-by LETTERS]`.
     pub checkmate_series: Option<CheckmateSeriesSpec>,
+    /// `contagion LETTERS [not-by LETTERS]`.
+    pub contagion: Option<ContagionSpec>,
     /// `rights-by-file LETTERS`.
     pub rights_by_file: Option<Spanned<String>>,
     /// `promotion-move LETTERS to L [on REGION] [last-anywhere] [limit N] [no-attack]`.
@@ -159,6 +161,7 @@ impl VariantSpec {
             drop_no_mate: None,
             lion_trade: None,
             checkmate_series: None,
+            contagion: None,
             rights_by_file: None,
             promotion_move: None,
             royal_takes_checker: None,
@@ -371,6 +374,14 @@ pub struct LionTradeSpec {
 /// mate, and the kinds that may not mate alone.
 #[derive(Clone, Debug)]
 pub struct CheckmateSeriesSpec {
+    pub kinds: Spanned<String>,
+    pub not_by: Option<Spanned<String>>,
+}
+
+/// `contagion LETTERS [not-by LETTERS]`: the kinds that turn their capturer into their kind, and
+/// the kinds that stay what they are.
+#[derive(Clone, Debug)]
+pub struct ContagionSpec {
     pub kinds: Spanned<String>,
     pub not_by: Option<Spanned<String>>,
 }

@@ -107,6 +107,7 @@ impl Checker<'_> {
         let counting = self.pass_rules(&royals, &declared);
         let lion_trade = self.lion_trade(&declared);
         let checkmate_series = self.checkmate_series(&declared);
+        let contagion = self.contagion(&declared);
         let honour = self.honour(&declared);
         let castling_rook = match &spec.castling_rook {
             Some(l) if l.value.chars().count() != 1 => {
@@ -195,6 +196,7 @@ impl Checker<'_> {
                 counting: counting?,
                 lion_trade: lion_trade?,
                 checkmate_series: checkmate_series?,
+                contagion: contagion?,
                 honour: honour?,
                 royal_takes_checker: spec.royal_takes_checker.as_ref().is_some_and(|r| r.value),
             },
@@ -912,6 +914,19 @@ impl Checker<'_> {
             None => Some(Vec::new()),
         };
         Some((first?, second?))
+    }
+
+    fn contagion(
+        &mut self,
+        declared: &BTreeSet<char>,
+    ) -> Option<Option<crate::variant::model::Contagion>> {
+        let Some(c) = &self.spec.contagion else {
+            return Some(None);
+        };
+        let c = c.clone();
+        let (kinds, not_by) =
+            self.letters_and_more(&c.kinds, c.not_by.as_ref(), declared, "contagion", "not-by")?;
+        Some(Some(crate::variant::model::Contagion { kinds, not_by }))
     }
 
     fn checkmate_series(

@@ -4,7 +4,8 @@
   hachu_legal.py --variant lion [--acedrex-variant lion] [--games 6] [--plies 40] [--seed 1]
                  [--files 8 --ranks 8] [--engine /usr/games/hachu] [--acedrex target/release/acedrex]
                  [--moves "f3f5 a9a8 ..."] [--promote +] [--prefer +] [--royal-by-lift]
-                 [--lions N,+O] [--two-leg L!,+D] [--reach 2]
+                 [--lions N,+O] [--two-leg L!,+D] [--reach 2] [--pawn-suffix r]
+                 [--contagion W --contagion-not-by K]
 
 Prints one line per ply: "moves <moves from the start, or -> ; legal <sorted legal moves, or ->".
 Each walk starts from the start position, or after `--moves` (played by HaChu first, each one checked
@@ -35,6 +36,7 @@ import subprocess
 
 LOG = []
 PROMOTE = ''
+PAWN_SUFFIX = 'q'
 TWO_LEG = None
 REACH = 0
 FILES = 'abcdefghijklmnop'
@@ -52,7 +54,10 @@ class HaChu:
         """A new HaChu process: one that has played other moves may answer differently (a state
         that outlives `new` decides whether a Lion may take a protected Lion by a leap)."""
         if self.p:
-            self.p.stdin.close()
+            try:
+                self.p.stdin.close()
+            except BrokenPipeError:
+                pass
             self.p.wait()
         self.p = subprocess.Popen([self.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True, bufsize=1)
@@ -69,12 +74,22 @@ class HaChu:
         except BrokenPipeError:
             raise SystemExit('hachu exited, game ' + ' '.join(self.game) + ', after: ' + ' | '.join(l for l in LOG[-80:] if l.startswith('usermove') or l == 'undo'))
 
-    def sync(self):
+    def sync(self, may_die=False):
+        """HaChu's lines up to the answer to a new `ping`. With `may_die`, a HaChu that exits on
+        the way (HaChu 0.21's cashew-shogi search crashes after some of its own moves) ends the
+        answer instead: the caller restarts it."""
         self.n += 1
-        self.send('ping %d' % self.n)
+        try:
+            self.send('ping %d' % self.n)
+        except SystemExit:
+            if may_die:
+                return []
+            raise
         out = []
         while True:
             line = self.p.stdout.readline()
+            if not line and may_die:
+                return out
             if not line:
                 raise SystemExit('hachu exited, game ' + ' '.join(self.game) + ', after: ' + ' | '.join(l for l in LOG[-80:] if l.startswith('usermove') or l == 'undo'))
             if line.startswith('tellusererror'):
@@ -105,8 +120,9 @@ class HaChu:
         capture and claims the game "{king capture}". The game is replayed afterwards by `undo`."""
         self.send('sd 1')
         self.send('go')
-        out = self.sync()
-        self.send('force')
+        out = self.sync(may_die=True)
+        if self.p.poll() is None:
+            self.send('force')
         return any('king capture' in line for line in out)
 
     def captures_onto(self, froms, targets):
@@ -199,7 +215,7 @@ def moves_of(board, white, files, ranks, f0, out):
                 if REACH and not reachable(f0, t):
                     continue
                 last = y == (ranks - 1 if white else 0)
-                out.append(name(f0) + name(t) + ('q' if pawn and last and not PROMOTE else ''))
+                out.append(name(f0) + name(t) + (PAWN_SUFFIX if pawn and last and not PROMOTE else ''))
         # HaChu also takes a pawn's e.p. capture in two legs (`h5g5,g5g6`), the same move as
         # `h5g6`: pawns are offered the one-leg form only.
         two_legs = not pawn and (TWO_LEG is None or board[f0].upper() in TWO_LEG)
@@ -253,6 +269,18 @@ def castles_without_right(board, move, game, files):
     return squares[0] in touched or corner in touched
 
 
+def contagion_text(board, move, kinds, not_by):
+    """`move` as HaChu writes it in werewolf: a piece other than a werewolf or a king that takes a
+    werewolf on its destination becomes one, and HaChu writes the move as a promotion to it
+    (`e2d3w`); it reads the move without the suffix too, which is how it was asked."""
+    squares = re.findall(r'[a-p][0-9]+', move)
+    mover, victim = board.get(square(squares[0]), '?'), board.get(square(squares[-1]), '')
+    if (victim and kind(victim) in kinds and kind(mover) not in not_by
+            and kind(mover) != kind(victim)):
+        return re.sub(r'[a-z]+$', '', move) + kind(victim).lower()
+    return move
+
+
 def is_pass(move):
     """A move from a square to itself (`b1b1`)."""
     squares = re.findall(r'[a-p][0-9]+', move)
@@ -302,13 +330,25 @@ def main():
     ap.add_argument('--two-leg', default=None,
                     help='ids, separated by commas, of the only pieces offered two-leg moves '
                          '(`L!,+D,+H`: the pieces with Lion power); default every piece but pawns')
+    ap.add_argument('--pawn-suffix', default='q',
+                    help='the suffix offered with a pawn\'s move to the last rank without --promote '
+                         '(`r`: werewolf\'s pawns promote to a rook only)')
+    ap.add_argument('--contagion', default='',
+                    help='ids, separated by commas, of kinds whose taker becomes their kind (werewolf\'s '
+                         '`W`): such a capture is recorded with that kind\'s suffix, as HaChu writes it')
+    ap.add_argument('--contagion-not-by', default='',
+                    help='ids, separated by commas, of kinds that stay what they are when they take one '
+                         'of --contagion (`K`)')
     ap.add_argument('--reach', type=int, default=0,
                     help='offer only destinations on a queen line from the piece or within this '
                          'many king steps of it (a superset of every move when no piece leaps '
                          'further off the lines); default 0: every square')
     a = ap.parse_args()
-    global PROMOTE, TWO_LEG, REACH
+    global PROMOTE, TWO_LEG, REACH, PAWN_SUFFIX
     PROMOTE = a.promote
+    PAWN_SUFFIX = a.pawn_suffix
+    contagious = a.contagion.split(',') if a.contagion else []
+    not_by = a.contagion_not_by.split(',') if a.contagion_not_by else []
     TWO_LEG = a.two_leg.split(',') if a.two_leg is not None else None
     REACH = a.reach
     lions = a.lions.split(',') if ',' in a.lions else list(a.lions)
@@ -338,7 +378,7 @@ def main():
                 exposed = exposed or h.king_capture()
                 h.undo()
                 if not exposed:
-                    legal.append(m)
+                    legal.append(contagion_text(board, m, contagious, not_by) if contagious else m)
             print('moves %s ; legal %s' % (' '.join(moves) or '-', ' '.join(sorted(legal)) or '-'),
                   flush=True)
             if not legal:
