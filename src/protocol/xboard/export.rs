@@ -191,8 +191,10 @@ mod tests {
         assert!(lines("cylinder").contains(&"piece K& oKisO2".to_string()));
         assert!(lines("cylinder").contains(&"piece N& oN".to_string()));
         // The palace and the river are XBoard's: the general, advisor, elephant and soldier have
-        // region rules a line cannot carry.
-        assert_eq!(lines("xiangqi"), ["piece N& nN"]);
+        // region rules a line cannot carry; the horse and the cannon get theirs.
+        assert_eq!(lines("xiangqi"), ["piece N& nN", "piece C& mRcpR"]);
+        // Great Shatranj's pieces are not XBoard's own.
+        assert!(lines("great").contains(&"piece G& KAD".to_string()));
         // XBoard's `fairy` is the engine's own game: it reads the `setup`.
         assert!(
             lines("fairy")[0].starts_with("setup ("),
