@@ -676,8 +676,9 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        // Without a hash move, a shallower search is as good as an ordering guess.
-        if tt_move.is_none() && depth >= 5 && pv_node {
+        // Without a hash move, a shallower search is as good as an ordering guess: internal
+        // iterative reduction, at PV nodes from depth 5, elsewhere from depth 4.
+        if tt_move.is_none() && depth >= if pv_node { 5 } else { 4 } {
             depth -= 1;
         }
 
