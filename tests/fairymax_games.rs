@@ -16,8 +16,9 @@
 //! - seirawan, seed 1796246562, ply 30: a check answered by taking the checker with a first-rank
 //!   bishop that never moved (`c1d2`, both hands empty) is refused; tests/perft/seirawan.epd holds
 //!   the position with Fairy-Stockfish's counts (`seirawan-rule-3`).
-//! - spartan, seed 1796235915, ply 26: a hoplite's promotion to `g`, `c` or `q` is accepted but
-//!   leaves the square empty (`w`, `l` and `k` place their piece).
+//! - spartan, seed 1796235915, ply 26: after Black's `f2g1g` (a hoplite becomes a general) Fairy-Max
+//!   prints a piece on g1, yet lets the h1 rook pass through g1 (`h1f1`) and the king step to f2,
+//!   which a general on g1 attacks; `f2g1k` behaves the same, `c`, `q`, `w` and `l` do not.
 
 mod common;
 

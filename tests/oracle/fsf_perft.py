@@ -335,8 +335,8 @@ RULES = {
     # first-rank piece pinned along its rank, which Fairy-Stockfish 11.1 does not let move even
     # when the gated piece blocks the pin; Fairy-Max and the rules of chess do, and so does
     # acedrex: tests/fairymax_games.rs.)
-    # A check answered by taking the checker with a first-rank bishop that never moved, both hands
-    # empty (Fairy-Max 5.0b refuses c1d2 here and lists only the king, hawk and elephant).
+    # The third: a check answered by taking the checker with a first-rank bishop that never moved,
+    # both hands empty (Fairy-Max 5.0b refuses c1d2 here and lists only the king, hawk and elephant).
     'seirawan': ['r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w KQAEHkqaeh - 0 1',
                  'rnbqkbnr/pppppppp/2N5/8/8/8/PPPPPPPP/R1BQKBNR[EHeh] w KQACDEFGHkqabcdefgh - 0 1',
                  'rnbh1b2/1e1kp2r/2pp1n2/p2N2p1/PP2Pp2/5B1N/2Pq1PPP/RHB1KER1[] w Q - 0 16'],
