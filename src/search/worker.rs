@@ -661,6 +661,16 @@ impl<'a> Worker<'a> {
             if depth <= 6 && eval - 90 * depth >= beta {
                 return eval;
             }
+            // Razoring: far below alpha near the leaves, the captures alone decide.
+            if depth <= 3 && eval + 230 + 130 * depth * depth <= alpha {
+                let v = self.qsearch(ply, alpha, beta, false);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             if null_ok && depth >= 3 && eval >= beta {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 self.stack[ply] = NO_MOVE;
