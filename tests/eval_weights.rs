@@ -56,8 +56,9 @@ fn the_line_parses_into_weights_and_prints_back() {
 #[test]
 fn the_defaults_written_out_change_nothing() {
     let plain = small("");
-    let stated =
-        small("eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100\n");
+    let stated = small(
+        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100\n",
+    );
     let (a, b) = (EvalTables::new(&plain), EvalTables::new(&stated));
     let (pa, pb) = (positions(&plain, 120), positions(&stated, 120));
     assert!(pa.len() > 40);
@@ -80,7 +81,8 @@ fn the_defaults_written_out_change_nothing() {
 /// With every term at 0 only material and the tempo remain, and the material is the line's.
 #[test]
 fn terms_at_zero_leave_the_material_of_the_line() {
-    let g = small("eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0\n");
+    let g =
+        small("eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0\n");
     let et = EvalTables::new(&g);
     let worth = |c: char| match c.to_ascii_uppercase() {
         'N' => 400,
@@ -129,7 +131,7 @@ fn terms_at_zero_leave_the_material_of_the_line() {
 fn each_term_moves_the_evaluation() {
     let base = EvalTables::new(&small(""));
     let pos_of = |g: &Arc<Game>| positions(g, 60);
-    for term in ["psq", "mobility", "king", "promotion"] {
+    for term in ["psq", "mobility", "king", "promotion", "threat"] {
         let g = small(&format!("eval {term}=300\n"));
         let et = EvalTables::new(&g);
         let moved = pos_of(&g)
@@ -196,4 +198,32 @@ fn bad_lines_are_refused_with_places() {
             ("eval psq=100\neval king=100", "t.txt:7:1", "once"),
         ],
     );
+}
+
+/// The threat term: an enemy piece attacked by a piece worth less is worth a quarter of the
+/// difference to the attacker's side, whoever is to move; at `threat=0` nothing.
+#[test]
+fn a_piece_attacked_by_a_lesser_one_is_a_threat() {
+    // The white pawn on d4 attacks the black knight on e5 and the black rook on c5: (300 − 100)
+    // and (500 − 100), a quarter of 600. The knight on e5 attacks only the pawn (worth less).
+    let threatened = "4k3/8/8/2r1n3/3P4/8/8/4K3 w - - 0 1";
+    // The same men with the pawn a file over: it attacks nothing, and nothing else changes
+    // that the threat term sees (the knight and rook attack no piece worth more than them).
+    let quiet = "4k3/8/8/2r1n3/8/3P4/8/4K3 w - - 0 1";
+    let with = EvalTables::new(&small(""));
+    let without = EvalTables::new(&small("eval threat=0\n"));
+    let g = small("");
+    for side in [" w ", " b "] {
+        let at = |fen: &str, et: &EvalTables| {
+            let fen = fen.replace(" w ", side);
+            et.evaluate(&Position::from_fen(&g, &fen).unwrap())
+        };
+        let sign = if side == " w " { 1 } else { -1 };
+        assert_eq!(
+            at(threatened, &with) - at(threatened, &without),
+            sign * 600 / 4,
+            "{side}"
+        );
+        assert_eq!(at(quiet, &with), at(quiet, &without), "{side}");
+    }
 }

@@ -48,6 +48,8 @@ pub struct EvalTables {
     mob_weight: Vec<(i32, i32)>,
     /// Percent of the danger and shield terms (`eval king=N`).
     king_percent: i64,
+    /// The `threat` term's percent.
+    threat_percent: i32,
 }
 
 /// How far the evaluation with mobility may lie from the one without, for lazy evaluation.
@@ -469,6 +471,7 @@ impl EvalTables {
             bare_king: game.variant.end.bare_king != BareKing::Off,
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
             king_percent: weights.term("king").expect("a known term").into(),
+            threat_percent: weights.term("threat").expect("a known term"),
             mob_base,
             mob_weight,
         }
@@ -592,13 +595,25 @@ impl EvalTables {
     }
 
     /// Destinations (empty or enemy) of a piece through its plain leaps, slides and bent paths,
-    /// the moves the sampled mobility counts too.
-    fn count_mobility(&self, pos: &Position, side: Side, ty: usize, from: u16) -> i32 {
+    /// the moves the sampled mobility counts too; and the threats among them: what the enemy
+    /// pieces it attacks are worth more than it.
+    fn count_mobility(&self, pos: &Position, side: Side, ty: usize, from: u16) -> (i32, i32) {
         let prog = &pos.game().tables.pieces[ty].program[side.index()];
         let enemy = enemy_mask(side);
+        let own = self.value[ty];
+        let threat = std::cell::Cell::new(0);
         let reach = |c: Piece, stop: u8| {
-            (c.is_empty() && stop & Stop::EMPTY != 0)
-                || (c.bits() & enemy != 0 && stop & Stop::ENEMY != 0)
+            if c.is_empty() {
+                stop & Stop::EMPTY != 0
+            } else if c.bits() & enemy != 0 && stop & Stop::ENEMY != 0 {
+                let v = self.value[c.kind().index()];
+                if v > own {
+                    threat.set(threat.get() + (v - own));
+                }
+                true
+            } else {
+                false
+            }
         };
         let ride = |start: u16, off: i16, max: u8, stop: u8| {
             let (mut to, mut n, mut count) = (start as i16, 0u8, 0);
@@ -632,24 +647,32 @@ impl EvalTables {
                 }
             }
         }
-        count
+        (count, threat.get())
     }
 
     /// Mobility of one side's pieces against what their squares promise on average, (mg, eg).
     fn mobility(&self, pos: &Position, side: Side) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
+        let mut threats = 0;
         for &c in pos.pieces(side) {
             let ty = pos.at(c).kind().index();
             let (wm, we) = self.mob_weight[ty];
             if wm == 0 && we == 0 {
+                if self.pawn[ty] && !self.royal[ty] {
+                    threats += self.count_mobility(pos, side, ty, c).1;
+                }
                 continue;
             }
             let base = self.mob_base[(side.index() * self.types + ty) * SPAN + (c - BASE) as usize];
-            let d = 8 * self.count_mobility(pos, side, ty, c) - base as i32;
+            let (count, threat) = self.count_mobility(pos, side, ty, c);
+            threats += threat;
+            let d = 8 * count - base as i32;
             mg += wm * d;
             eg += we * d;
         }
-        (mg / 8, eg / 8)
+        // Enemy pieces attacked by lesser ones: a quarter of the difference, at most 150.
+        let t = (threats / 4).min(150) * self.threat_percent / 100;
+        (mg / 8 + t, eg / 8 + t)
     }
 
     /// The evaluation of a position from its terms, for the side to move.

@@ -154,7 +154,7 @@ fn usage(key: &str) -> &'static str {
         "rights-by-file" => "`rights-by-file LETTERS`, e.g. `rights-by-file KM`",
         "royal-in-check" => "`royal-in-check moves|takes-checker`",
         "eval" => {
-            "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion, e.g. `eval N=310/290 mobility=120`"
+            "`eval TOKEN...`, each `LETTER=MG/EG` (centipawns) or `TERM=PERCENT` with TERM one of psq mobility king promotion threat, e.g. `eval N=310/290 mobility=120`"
         }
         "castling-rook" => "`castling-rook LETTER`, e.g. `castling-rook R`",
         "castling-files" => "`castling-files FIRST LAST`, e.g. `castling-files b i`",
