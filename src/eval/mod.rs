@@ -52,30 +52,6 @@ pub struct EvalTables {
     threat_percent: i32,
 }
 
-/// A set of board cells, indexed by `cell - BASE`.
-#[derive(Clone, Copy)]
-struct Cells([u64; SPAN.div_ceil(64)]);
-
-impl Cells {
-    const EMPTY: Cells = Cells([0; SPAN.div_ceil(64)]);
-
-    /// Adds a cell; cells outside the board's span (guard cells past its corners) are ignored.
-    #[inline]
-    fn insert(&mut self, c: i16) {
-        let i = c as i32 - BASE as i32;
-        if (0..SPAN as i32).contains(&i) {
-            self.0[i as usize / 64] |= 1 << (i % 64);
-        }
-    }
-
-    /// Guard cells outside the span are never in the set.
-    #[inline]
-    fn contains(&self, c: u16) -> bool {
-        let i = c.wrapping_sub(BASE) as usize;
-        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
-    }
-}
-
 /// How far the evaluation with mobility may lie from the one without, for lazy evaluation.
 pub const LAZY_MARGIN: i32 = 200;
 /// Value of one destination, as a share of the piece's value over its mean sampled mobility.
@@ -621,15 +597,7 @@ impl EvalTables {
     /// Destinations (empty or enemy) of a piece through its plain leaps, slides and bent paths,
     /// the moves the sampled mobility counts too; and the threats among them: what the enemy
     /// pieces it attacks are worth more than it.
-    /// Destinations in `unsafe_cells` (attacked by enemy pawns) do not count.
-    fn count_mobility(
-        &self,
-        pos: &Position,
-        side: Side,
-        ty: usize,
-        from: u16,
-        unsafe_cells: &Cells,
-    ) -> (i32, i32) {
+    fn count_mobility(&self, pos: &Position, side: Side, ty: usize, from: u16) -> (i32, i32) {
         let prog = &pos.game().tables.pieces[ty].program[side.index()];
         let enemy = enemy_mask(side);
         let own = self.value[ty];
@@ -652,11 +620,10 @@ impl EvalTables {
             loop {
                 to += off;
                 let c = pos.at(to as u16);
-                let safe = !unsafe_cells.contains(to as u16);
                 if c.is_occupied() {
-                    return count + i32::from(reach(c, stop) && safe);
+                    return count + i32::from(reach(c, stop));
                 }
-                count += i32::from(stop & Stop::EMPTY != 0 && safe);
+                count += i32::from(stop & Stop::EMPTY != 0);
                 n += 1;
                 if n == max {
                     return count;
@@ -665,8 +632,7 @@ impl EvalTables {
         };
         let mut count = 0;
         for &(off, stop) in &prog.leaps {
-            let to = (from as i16 + off) as u16;
-            count += i32::from(reach(pos.at(to), stop) && !unsafe_cells.contains(to));
+            count += i32::from(reach(pos.at((from as i16 + off) as u16), stop));
         }
         for &(off, max, stop) in &prog.slides {
             count += ride(from, off, max, stop);
@@ -674,7 +640,7 @@ impl EvalTables {
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
             let c = pos.at(first);
-            count += i32::from(reach(c, b.stop) && !unsafe_cells.contains(first));
+            count += i32::from(reach(c, b.stop));
             if c.is_empty() {
                 for &(off, max, stop) in &b.slides {
                     count += ride(first, off, max, stop);
@@ -684,41 +650,21 @@ impl EvalTables {
         (count, threat.get())
     }
 
-    /// The cells one side's pawns could capture on by a leap.
-    fn pawn_attacks(&self, pos: &Position, side: Side) -> Cells {
-        let mut cells = Cells::EMPTY;
-        for &c in pos.pieces(side) {
-            let ty = pos.at(c).kind().index();
-            if self.pawn[ty] && !self.royal[ty] {
-                let prog = &pos.game().tables.pieces[ty].program[side.index()];
-                for &(off, stop) in &prog.leaps {
-                    if stop & Stop::ENEMY != 0 {
-                        cells.insert(c as i16 + off);
-                    }
-                }
-            }
-        }
-        cells
-    }
-
-    /// Mobility of one side's pieces against what their squares promise on average, (mg, eg),
-    /// counting only destinations the enemy pawns do not attack.
+    /// Mobility of one side's pieces against what their squares promise on average, (mg, eg).
     fn mobility(&self, pos: &Position, side: Side) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
         let mut threats = 0;
-        // A piece gains little from squares the enemy pawns attack.
-        let unsafe_cells = self.pawn_attacks(pos, !side);
         for &c in pos.pieces(side) {
             let ty = pos.at(c).kind().index();
             let (wm, we) = self.mob_weight[ty];
             if wm == 0 && we == 0 {
                 if self.pawn[ty] && !self.royal[ty] {
-                    threats += self.count_mobility(pos, side, ty, c, &unsafe_cells).1;
+                    threats += self.count_mobility(pos, side, ty, c).1;
                 }
                 continue;
             }
             let base = self.mob_base[(side.index() * self.types + ty) * SPAN + (c - BASE) as usize];
-            let (count, threat) = self.count_mobility(pos, side, ty, c, &unsafe_cells);
+            let (count, threat) = self.count_mobility(pos, side, ty, c);
             threats += threat;
             let d = 8 * count - base as i32;
             mg += wm * d;
@@ -913,24 +859,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Mobility counts only the destinations that enemy pawns do not attack.
-    #[test]
-    fn squares_attacked_by_enemy_pawns_do_not_count() {
-        let game = Game::new(crate::variant::builtin("chess").unwrap());
-        let et = EvalTables::new(&game);
-        // The knight on d4 reaches eight squares; the pawn on d7 attacks c6 and e6.
-        let pos = Position::from_fen(&game, "4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
-        let knight = pos.at(cell(3, 3)).kind().index();
-        let count = |cells: &Cells| {
-            et.count_mobility(&pos, Side::White, knight, cell(3, 3), cells)
-                .0
-        };
-        assert_eq!(count(&Cells::EMPTY), 8);
-        let attacked = et.pawn_attacks(&pos, Side::Black);
-        assert!(attacked.contains(cell(2, 5)) && attacked.contains(cell(4, 5)));
-        assert_eq!(count(&attacked), 6);
     }
 
     #[test]
