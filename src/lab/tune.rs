@@ -517,6 +517,13 @@ pub fn fit(
                 }
             }
         }
+        if !improved && step <= 2 {
+            // Terms that move together (a piece's value and the mobility weight derived from
+            // it) leave a narrow valley no single coordinate can descend: try pairs.
+            improved = pair_step(&p, step, &mut best, &error)
+                .map(|t| p = t)
+                .is_some();
+        }
         on_pass(passes, best, &p);
         if !improved {
             if step <= 2 {
@@ -532,6 +539,37 @@ pub fn fit(
         after: best,
         passes,
     }
+}
+
+/// The first move of two parameters at once, each by `step` either way, that lowers `best`.
+fn pair_step(
+    p: &Params,
+    step: i32,
+    best: &mut f64,
+    error: &dyn Fn(&Params) -> f64,
+) -> Option<Params> {
+    let n = p.values.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            for (di, dj) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                let (vi, vj) = (
+                    p.clamp(i, p.values[i] + di * step),
+                    p.clamp(j, p.values[j] + dj * step),
+                );
+                if vi == p.values[i] || vj == p.values[j] {
+                    continue;
+                }
+                let mut trial = p.clone();
+                (trial.values[i], trial.values[j]) = (vi, vj);
+                let e = error(&trial);
+                if e < *best {
+                    *best = e;
+                    return Some(trial);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The variant's file text with `line` in place of its `eval` line (or added at the end).
