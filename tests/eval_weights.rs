@@ -57,7 +57,7 @@ fn the_line_parses_into_weights_and_prints_back() {
 fn the_defaults_written_out_change_nothing() {
     let plain = small("");
     let stated = small(
-        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100\n",
+        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100 unsafe=100\n",
     );
     let (a, b) = (EvalTables::new(&plain), EvalTables::new(&stated));
     let (pa, pb) = (positions(&plain, 120), positions(&stated, 120));
@@ -131,7 +131,7 @@ fn terms_at_zero_leave_the_material_of_the_line() {
 fn each_term_moves_the_evaluation() {
     let base = EvalTables::new(&small(""));
     let pos_of = |g: &Arc<Game>| positions(g, 60);
-    for term in ["psq", "mobility", "king", "promotion", "threat"] {
+    for term in ["psq", "mobility", "king", "promotion", "threat", "unsafe"] {
         let g = small(&format!("eval {term}=300\n"));
         let et = EvalTables::new(&g);
         let moved = pos_of(&g)
@@ -226,4 +226,31 @@ fn a_piece_attacked_by_a_lesser_one_is_a_threat() {
         );
         assert_eq!(at(quiet, &with), at(quiet, &without), "{side}");
     }
+}
+
+/// The `unsafe` term: a destination an enemy pawn attacks counts that percent of one for
+/// mobility; other destinations are untouched.
+#[test]
+fn destinations_enemy_pawns_attack_count_as_unsafe_says() {
+    // The knight on d4 reaches c6 and e6, which the pawn on d7 attacks; the pawn on a7 attacks
+    // only b6, which no piece reaches.
+    let contested = "4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1";
+    let clear = "4k3/p7/8/8/3N4/8/8/4K3 w - - 0 1";
+    let g = small("");
+    let at = |fen: &str, percent: i32| {
+        let et = EvalTables::new(&small(&format!("eval unsafe={percent}\n")));
+        et.evaluate(&Position::from_fen(&g, fen).unwrap())
+    };
+    let lost = at(contested, 100) - at(contested, 0);
+    assert!(
+        lost > 0,
+        "two of eight destinations lost gain nothing: {lost}"
+    );
+    let half = at(contested, 100) - at(contested, 50);
+    assert!((lost - 2 * half).abs() <= 2, "{lost} against twice {half}");
+    assert_eq!(at(clear, 100), at(clear, 0));
+    assert_eq!(
+        at(contested, 100),
+        EvalTables::new(&g).evaluate(&Position::from_fen(&g, contested).unwrap())
+    );
 }

@@ -50,6 +50,32 @@ pub struct EvalTables {
     king_percent: i64,
     /// The `threat` term's percent.
     threat_percent: i32,
+    /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
+    unsafe_percent: i32,
+}
+
+/// A set of board cells, indexed by `cell - BASE`.
+#[derive(Clone, Copy)]
+struct Cells([u64; SPAN.div_ceil(64)]);
+
+impl Cells {
+    const EMPTY: Cells = Cells([0; SPAN.div_ceil(64)]);
+
+    /// Adds a cell; cells outside the board's span (guard cells past its corners) are ignored.
+    #[inline]
+    fn insert(&mut self, c: i16) {
+        let i = c as i32 - BASE as i32;
+        if (0..SPAN as i32).contains(&i) {
+            self.0[i as usize / 64] |= 1 << (i % 64);
+        }
+    }
+
+    /// Guard cells outside the span are never in the set.
+    #[inline]
+    fn contains(&self, c: u16) -> bool {
+        let i = c.wrapping_sub(BASE) as usize;
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
 }
 
 /// How far the evaluation with mobility may lie from the one without, for lazy evaluation.
@@ -472,6 +498,7 @@ impl EvalTables {
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
             king_percent: weights.term("king").expect("a known term").into(),
             threat_percent: weights.term("threat").expect("a known term"),
+            unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
         }
@@ -595,13 +622,29 @@ impl EvalTables {
     }
 
     /// Destinations (empty or enemy) of a piece through its plain leaps, slides and bent paths,
-    /// the moves the sampled mobility counts too; and the threats among them: what the enemy
-    /// pieces it attacks are worth more than it.
-    fn count_mobility(&self, pos: &Position, side: Side, ty: usize, from: u16) -> (i32, i32) {
+    /// the moves the sampled mobility counts too, as (those outside `unsafe_cells`, those in it);
+    /// and the threats among them: what the enemy pieces it attacks are worth more than it.
+    fn count_mobility(
+        &self,
+        pos: &Position,
+        side: Side,
+        ty: usize,
+        from: u16,
+        unsafe_cells: &Cells,
+    ) -> (i32, i32, i32) {
         let prog = &pos.game().tables.pieces[ty].program[side.index()];
         let enemy = enemy_mask(side);
         let own = self.value[ty];
         let threat = std::cell::Cell::new(0);
+        let (safe, contested) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+        let count = |to: u16| {
+            let n = if unsafe_cells.contains(to) {
+                &contested
+            } else {
+                &safe
+            };
+            n.set(n.get() + 1);
+        };
         let reach = |c: Piece, stop: u8| {
             if c.is_empty() {
                 stop & Stop::EMPTY != 0
@@ -616,57 +659,90 @@ impl EvalTables {
             }
         };
         let ride = |start: u16, off: i16, max: u8, stop: u8| {
-            let (mut to, mut n, mut count) = (start as i16, 0u8, 0);
+            let (mut to, mut n) = (start as i16, 0u8);
             loop {
                 to += off;
                 let c = pos.at(to as u16);
                 if c.is_occupied() {
-                    return count + i32::from(reach(c, stop));
+                    if reach(c, stop) {
+                        count(to as u16);
+                    }
+                    return;
                 }
-                count += i32::from(stop & Stop::EMPTY != 0);
+                if stop & Stop::EMPTY != 0 {
+                    count(to as u16);
+                }
                 n += 1;
                 if n == max {
-                    return count;
+                    return;
                 }
             }
         };
-        let mut count = 0;
         for &(off, stop) in &prog.leaps {
-            count += i32::from(reach(pos.at((from as i16 + off) as u16), stop));
+            let to = (from as i16 + off) as u16;
+            if reach(pos.at(to), stop) {
+                count(to);
+            }
         }
         for &(off, max, stop) in &prog.slides {
-            count += ride(from, off, max, stop);
+            ride(from, off, max, stop);
         }
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
             let c = pos.at(first);
-            count += i32::from(reach(c, b.stop));
+            if reach(c, b.stop) {
+                count(first);
+            }
             if c.is_empty() {
                 for &(off, max, stop) in &b.slides {
-                    count += ride(first, off, max, stop);
+                    ride(first, off, max, stop);
                 }
             }
         }
-        (count, threat.get())
+        (safe.get(), contested.get(), threat.get())
     }
 
-    /// Mobility of one side's pieces against what their squares promise on average, (mg, eg).
+    /// The cells one side's pawns could capture on by a leap.
+    fn pawn_attacks(&self, pos: &Position, side: Side) -> Cells {
+        let mut cells = Cells::EMPTY;
+        for &c in pos.pieces(side) {
+            let ty = pos.at(c).kind().index();
+            if self.pawn[ty] && !self.royal[ty] {
+                let prog = &pos.game().tables.pieces[ty].program[side.index()];
+                for &(off, stop) in &prog.leaps {
+                    if stop & Stop::ENEMY != 0 {
+                        cells.insert(c as i16 + off);
+                    }
+                }
+            }
+        }
+        cells
+    }
+
+    /// Mobility of one side's pieces against what their squares promise on average, (mg, eg); a
+    /// destination an enemy pawn attacks counts `unsafe` percent of one.
     fn mobility(&self, pos: &Position, side: Side) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
         let mut threats = 0;
+        let unsafe_cells = if self.unsafe_percent == 100 {
+            Cells::EMPTY
+        } else {
+            self.pawn_attacks(pos, !side)
+        };
         for &c in pos.pieces(side) {
             let ty = pos.at(c).kind().index();
             let (wm, we) = self.mob_weight[ty];
             if wm == 0 && we == 0 {
                 if self.pawn[ty] && !self.royal[ty] {
-                    threats += self.count_mobility(pos, side, ty, c).1;
+                    threats += self.count_mobility(pos, side, ty, c, &unsafe_cells).2;
                 }
                 continue;
             }
             let base = self.mob_base[(side.index() * self.types + ty) * SPAN + (c - BASE) as usize];
-            let (count, threat) = self.count_mobility(pos, side, ty, c);
+            let (safe, contested, threat) = self.count_mobility(pos, side, ty, c, &unsafe_cells);
             threats += threat;
-            let d = 8 * count - base as i32;
+            // In eighths of a destination, as `base` is.
+            let d = (800 * safe + 8 * self.unsafe_percent * contested) / 100 - base as i32;
             mg += wm * d;
             eg += we * d;
         }
@@ -859,6 +935,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Mobility tells the destinations that enemy pawns attack from the others.
+    #[test]
+    fn squares_attacked_by_enemy_pawns_are_counted_apart() {
+        let game = Game::new(crate::variant::builtin("chess").unwrap());
+        let et = EvalTables::new(&game);
+        // The knight on d4 reaches eight squares; the pawn on d7 attacks c6 and e6.
+        let pos = Position::from_fen(&game, "4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
+        let knight = pos.at(cell(3, 3)).kind().index();
+        let count = |cells: &Cells| {
+            let (safe, contested, _) =
+                et.count_mobility(&pos, Side::White, knight, cell(3, 3), cells);
+            (safe, contested)
+        };
+        assert_eq!(count(&Cells::EMPTY), (8, 0));
+        let attacked = et.pawn_attacks(&pos, Side::Black);
+        assert!(attacked.contains(cell(2, 5)) && attacked.contains(cell(4, 5)));
+        assert_eq!(count(&attacked), (6, 2));
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub struct PromotionMove {
 }
 
 /// The generic terms `eval TERM=PERCENT` scales, in the order [`EvalWeights::terms`] keeps them.
-pub const EVAL_TERMS: &[&str] = &["psq", "mobility", "king", "promotion", "threat"];
+pub const EVAL_TERMS: &[&str] = &["psq", "mobility", "king", "promotion", "threat", "unsafe"];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
 /// (no `eval` line) is the evaluation derived from the rules alone.
@@ -79,15 +79,16 @@ pub struct EvalWeights {
     /// Percent of each term of [`EVAL_TERMS`], 100 as derived: `psq` the square term derived from
     /// mobility per square, `mobility` the mobility weights, `king` the royal piece's square
     /// table, the danger near it and its pawn shield, `promotion` the value of pawn advancement,
-    /// `threat` the bonus for enemy pieces attacked by lesser ones.
-    pub terms: [i32; 5],
+    /// `threat` the bonus for enemy pieces attacked by lesser ones, `unsafe` what a destination
+    /// an enemy pawn attacks counts for mobility (100: as any other, 0: nothing).
+    pub terms: [i32; EVAL_TERMS.len()],
 }
 
 impl Default for EvalWeights {
     fn default() -> Self {
         EvalWeights {
             material: Vec::new(),
-            terms: [100; 5],
+            terms: [100; EVAL_TERMS.len()],
         }
     }
 }
