@@ -52,6 +52,9 @@ pub struct EvalTables {
     threat_percent: i32,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
     unsafe_percent: i32,
+    /// What a pawn of a type on a cell gains by being passed (no enemy pawn ahead of it on its
+    /// file or the next ones), (mg, eg), indexed like `psq`: half its promotion prospects again.
+    passer: Vec<(i16, i16)>,
 }
 
 /// A set of board cells, indexed by `cell - BASE`.
@@ -433,6 +436,7 @@ impl EvalTables {
             })
             .collect();
         let mut psq = vec![(0i16, 0i16); 2 * types * SPAN];
+        let mut passer = vec![(0i16, 0i16); 2 * types * SPAN];
         for ty in 0..types {
             for side in 0..2usize {
                 let m = &mob[ty][side];
@@ -466,6 +470,8 @@ impl EvalTables {
                             } else {
                                 gain * 0.35 * 0.6f64.powi(d as i32 - 1) * promo_scale
                             };
+                            passer[(side * types + ty) * SPAN + i] =
+                                ((eg * 0.1).round() as i16, (eg * 0.5).round() as i16);
                             // A little centre for pawns too: central pawns control more.
                             (vm + eg * 0.4 + 3.0 * rel * 10.0 * psq_scale, ve + eg)
                         } else {
@@ -501,6 +507,7 @@ impl EvalTables {
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
+            passer,
         }
     }
 
@@ -762,6 +769,33 @@ impl EvalTables {
         self.finish_with(pos, st, false)
     }
 
+    /// Passed pawns of one side: (mg, eg).
+    fn passers(&self, pos: &Position, st: &EvalState, side: Side) -> (i32, i32) {
+        let (mut mg, mut eg) = (0, 0);
+        let enemy = &st.pawns[(!side).index()];
+        for &c in pos.pieces(side) {
+            let ty = pos.at(c).kind().index();
+            if !self.pawn[ty] || self.royal[ty] {
+                continue;
+            }
+            let (f, r) = (file_of(c) as usize, rank_of(c) as u32);
+            let ahead: u16 = if side == Side::White {
+                !((2u32 << r) - 1) as u16
+            } else {
+                ((1u32 << r) - 1) as u16
+            };
+            let lo = f.saturating_sub(1);
+            let hi = (f + 1).min(15);
+            if enemy[lo..=hi].iter().all(|&m| m & ahead == 0) {
+                let (a, b) =
+                    self.passer[(side.index() * self.types + ty) * SPAN + (c - BASE) as usize];
+                mg += a as i32;
+                eg += b as i32;
+            }
+        }
+        (mg, eg)
+    }
+
     fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
         let phase = st.phase.min(self.phase_total);
         let mut score = 0;
@@ -775,8 +809,9 @@ impl EvalTables {
                 (0, 0)
             };
             let king = 8 * st.shield[side].min(3) as i64 - (danger * danger / 4).min(400);
-            let mg = st.mg[side] as i64 + king * self.king_percent / 100 + pmg as i64;
-            let eg = st.eg[side] as i64 + peg as i64;
+            let (xmg, xeg) = self.passers(pos, st, Side::from_index(side));
+            let mg = st.mg[side] as i64 + king * self.king_percent / 100 + (pmg + xmg) as i64;
+            let eg = st.eg[side] as i64 + (peg + xeg) as i64;
             let s = (mg * phase + eg * (total - phase)) / total;
             score += if side == 0 { s } else { -s } as i32;
         }
@@ -954,6 +989,60 @@ mod tests {
         let attacked = et.pawn_attacks(&pos, Side::Black);
         assert!(attacked.contains(cell(2, 5)) && attacked.contains(cell(4, 5)));
         assert_eq!(count(&attacked), (6, 2));
+    }
+
+    /// A pawn is passed when no enemy pawn stands ahead of it on its file or the next ones;
+    /// a passed pawn gains its `passer` entry, for either side.
+    #[test]
+    fn passed_pawns_have_no_enemy_pawn_ahead_nearby() {
+        let game = Game::new(crate::variant::builtin("chess").unwrap());
+        let et = EvalTables::new(&game);
+        let pawn = |pos: &Position, c: u16| pos.at(c).kind().index();
+        // White's pawn on d5; Black's pawn on the square given.
+        for (black, passed) in [
+            ("e6", false),
+            ("d7", false),
+            ("c7", false),
+            ("e4", true),
+            ("f6", true),
+        ] {
+            let (f, r) = (black.as_bytes()[0] - b'a', black.as_bytes()[1] - b'1');
+            let mut rows = vec![String::from("8"); 8];
+            rows[7 - 4] = String::from("3P4");
+            rows[7 - r as usize] = format!("{}p{}", f, 7 - f).replace('0', "");
+            rows[0] = String::from("4k3");
+            rows[7] = String::from("4K3");
+            let fen = format!("{} w - - 0 1", rows.join("/"));
+            let pos = Position::from_fen(&game, &fen).unwrap();
+            let st = et.state(&pos);
+            let d5 = cell(3, 4);
+            let want = et.passer[pawn(&pos, d5) * SPAN + (d5 - BASE) as usize];
+            assert!(want.1 > 0, "{fen}");
+            let got = et.passers(&pos, &st, Side::White);
+            assert_eq!(
+                got,
+                if passed {
+                    (want.0.into(), want.1.into())
+                } else {
+                    (0, 0)
+                },
+                "{fen}"
+            );
+            // Black's pawn is passed unless White's d5 pawn stands ahead of it nearby.
+            let black_passed = !(3..=5).contains(&(f + 1)) || r <= 4;
+            let c = cell(f, r);
+            let b = et.passer[(et.types + pawn(&pos, c)) * SPAN + (c - BASE) as usize];
+            let got = et.passers(&pos, &st, Side::Black);
+            assert_eq!(
+                got,
+                if black_passed {
+                    (b.0.into(), b.1.into())
+                } else {
+                    (0, 0)
+                },
+                "{fen}"
+            );
+        }
     }
 
     #[test]
