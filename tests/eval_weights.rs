@@ -57,7 +57,7 @@ fn the_line_parses_into_weights_and_prints_back() {
 fn the_defaults_written_out_change_nothing() {
     let plain = small("");
     let stated = small(
-        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100 unsafe=100\n",
+        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100 unsafe=100 passed=100\n",
     );
     let (a, b) = (EvalTables::new(&plain), EvalTables::new(&stated));
     let (pa, pb) = (positions(&plain, 120), positions(&stated, 120));
@@ -130,8 +130,16 @@ fn terms_at_zero_leave_the_material_of_the_line() {
 #[test]
 fn each_term_moves_the_evaluation() {
     let base = EvalTables::new(&small(""));
-    let pos_of = |g: &Arc<Game>| positions(g, 60);
-    for term in ["psq", "mobility", "king", "promotion", "threat", "unsafe"] {
+    let pos_of = |g: &Arc<Game>| positions(g, 200);
+    for term in [
+        "psq",
+        "mobility",
+        "king",
+        "promotion",
+        "threat",
+        "unsafe",
+        "passed",
+    ] {
         let g = small(&format!("eval {term}=300\n"));
         let et = EvalTables::new(&g);
         let moved = pos_of(&g)
@@ -253,4 +261,22 @@ fn destinations_enemy_pawns_attack_count_as_unsafe_says() {
         at(contested, 100),
         EvalTables::new(&g).evaluate(&Position::from_fen(&g, contested).unwrap())
     );
+}
+
+/// The `passed` term: a pawn no enemy pawn stands ahead of, on its file or the next ones, gains
+/// a share of its promotion prospects; at `passed=0` nothing, and pawns that block each other
+/// are not passed.
+#[test]
+fn passed_pawns_gain_as_passed_says() {
+    let g = small("");
+    let at = |fen: &str, percent: i32| {
+        let et = EvalTables::new(&small(&format!("eval passed={percent}\n")));
+        et.evaluate(&Position::from_fen(&g, fen).unwrap())
+    };
+    let passed = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1";
+    let blocked = "4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1";
+    let gain = at(passed, 100) - at(passed, 0);
+    assert!(gain > 0, "{gain}");
+    assert!((at(passed, 200) - at(passed, 0) - 2 * gain).abs() <= 2);
+    assert_eq!(at(blocked, 100), at(blocked, 0));
 }

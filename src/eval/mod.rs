@@ -53,7 +53,8 @@ pub struct EvalTables {
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
     unsafe_percent: i32,
     /// What a pawn of a type on a cell gains by being passed (no enemy pawn ahead of it on its
-    /// file or the next ones), (mg, eg), indexed like `psq`: half its promotion prospects again.
+    /// file or the next ones), (mg, eg), indexed like `psq`: half its promotion prospects again,
+    /// scaled by the `passed` term.
     passer: Vec<(i16, i16)>,
 }
 
@@ -372,11 +373,12 @@ impl EvalTables {
         let t = &game.tables;
         // Term scales, as factors for the derived tables (exactly 1.0 at 100).
         let scale = |name: &str| f64::from(weights.term(name).expect("a known term")) / 100.0;
-        let (psq_scale, mob_scale, king_scale, promo_scale) = (
+        let (psq_scale, mob_scale, king_scale, promo_scale, passed_scale) = (
             scale("psq"),
             scale("mobility"),
             scale("king"),
             scale("promotion"),
+            scale("passed"),
         );
         // Material per type, (mg, eg), where `eval` gives it.
         let material: Vec<Option<(i32, i32)>> = game
@@ -470,8 +472,9 @@ impl EvalTables {
                             } else {
                                 gain * 0.35 * 0.6f64.powi(d as i32 - 1) * promo_scale
                             };
+                            let pass = eg * passed_scale;
                             passer[(side * types + ty) * SPAN + i] =
-                                ((eg * 0.1).round() as i16, (eg * 0.5).round() as i16);
+                                ((pass * 0.1).round() as i16, (pass * 0.5).round() as i16);
                             // A little centre for pawns too: central pawns control more.
                             (vm + eg * 0.4 + 3.0 * rel * 10.0 * psq_scale, ve + eg)
                         } else {

@@ -67,7 +67,15 @@ pub struct PromotionMove {
 }
 
 /// The generic terms `eval TERM=PERCENT` scales, in the order [`EvalWeights::terms`] keeps them.
-pub const EVAL_TERMS: &[&str] = &["psq", "mobility", "king", "promotion", "threat", "unsafe"];
+pub const EVAL_TERMS: &[&str] = &[
+    "psq",
+    "mobility",
+    "king",
+    "promotion",
+    "threat",
+    "unsafe",
+    "passed",
+];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
 /// (no `eval` line) is the evaluation derived from the rules alone.
@@ -80,7 +88,8 @@ pub struct EvalWeights {
     /// mobility per square, `mobility` the mobility weights, `king` the royal piece's square
     /// table, the danger near it and its pawn shield, `promotion` the value of pawn advancement,
     /// `threat` the bonus for enemy pieces attacked by lesser ones, `unsafe` what a destination
-    /// an enemy pawn attacks counts for mobility (100: as any other, 0: nothing).
+    /// an enemy pawn attacks counts for mobility (100: as any other, 0: nothing), `passed` the
+    /// bonus of a pawn no enemy pawn stands ahead of on its file or the next ones.
     pub terms: [i32; EVAL_TERMS.len()],
 }
 
