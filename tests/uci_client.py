@@ -58,8 +58,12 @@ with chess.engine.SimpleEngine.popen_uci([BIN, "uci"], timeout=30) as engine:
     legal_play(engine, kiwi, chess.engine.Limit(depth=4), "play from Kiwipete FEN, depth 4")
     # A promotion race: the answer must carry a legal promotion suffix when it promotes.
     promo = chess.Board("8/P6k/8/8/8/8/6Kp/8 w - - 0 1")
-    r = legal_play(engine, promo, chess.engine.Limit(depth=5), "play with a promotion available")
-    check("promotes the a-pawn", r.move == chess.Move.from_uci("a7a8q"), str(r.move))
+    legal_play(engine, promo, chess.engine.Limit(depth=5), "play with a promotion available")
+    # Promoting at once must be found where it is the one best move. (In the race above, a7a8q
+    # and g2h2 both reach king and queen against king: the engine may pick either.)
+    promo = chess.Board("1r5k/P7/8/8/8/8/8/6K1 w - - 0 1")
+    r = legal_play(engine, promo, chess.engine.Limit(depth=5), "play with a capture-promotion")
+    check("promotes the a-pawn, taking the rook", r.move == chess.Move.from_uci("a7b8q"), str(r.move))
     # Mate in one must be found.
     mate = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     r = legal_play(engine, mate, chess.engine.Limit(depth=3), "mate in one position")
