@@ -6,7 +6,7 @@ mod common;
 use acedrex::eval::{EvalTables, TEMPO};
 use acedrex::game::Game;
 use acedrex::position::Position;
-use acedrex::variant::{EvalWeights, parse_variant};
+use acedrex::variant::{EVAL_TERMS, EvalWeights, parse_variant};
 use common::assert_positioned_errors;
 use std::sync::Arc;
 
@@ -131,15 +131,7 @@ fn terms_at_zero_leave_the_material_of_the_line() {
 fn each_term_moves_the_evaluation() {
     let base = EvalTables::new(&small(""));
     let pos_of = |g: &Arc<Game>| positions(g, 200);
-    for term in [
-        "psq",
-        "mobility",
-        "king",
-        "promotion",
-        "threat",
-        "unsafe",
-        "passed",
-    ] {
+    for term in EVAL_TERMS {
         let g = small(&format!("eval {term}=300\n"));
         let et = EvalTables::new(&g);
         let moved = pos_of(&g)

@@ -56,6 +56,9 @@ pub struct EvalTables {
     /// file or the next ones), (mg, eg), indexed like `psq`: half its promotion prospects again,
     /// scaled by the `passed` term.
     passer: Vec<(i16, i16)>,
+    /// Whether any entry of `passer` is non-zero: the walk for passed pawns is skipped otherwise
+    /// (`passed=0`, or no pawn that promotes).
+    any_passer: bool,
 }
 
 /// A set of board cells, indexed by `cell - BASE`.
@@ -510,6 +513,7 @@ impl EvalTables {
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
+            any_passer: passer.iter().any(|&p| p != (0, 0)),
             passer,
         }
     }
@@ -775,6 +779,9 @@ impl EvalTables {
     /// Passed pawns of one side: (mg, eg).
     fn passers(&self, pos: &Position, st: &EvalState, side: Side) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
+        if !self.any_passer {
+            return (mg, eg);
+        }
         let enemy = &st.pawns[(!side).index()];
         for &c in pos.pieces(side) {
             let ty = pos.at(c).kind().index();
@@ -1018,32 +1025,24 @@ mod tests {
             let fen = format!("{} w - - 0 1", rows.join("/"));
             let pos = Position::from_fen(&game, &fen).unwrap();
             let st = et.state(&pos);
-            let d5 = cell(3, 4);
-            let want = et.passer[pawn(&pos, d5) * SPAN + (d5 - BASE) as usize];
-            assert!(want.1 > 0, "{fen}");
-            let got = et.passers(&pos, &st, Side::White);
-            assert_eq!(
-                got,
-                if passed {
-                    (want.0.into(), want.1.into())
+            // The side's pawn on `c` gains its entry when passed, nothing otherwise.
+            let expect = |side: Side, c: u16, passed: bool| {
+                let (mg, eg) = et.passer
+                    [(side.index() * et.types + pawn(&pos, c)) * SPAN + (c - BASE) as usize];
+                assert!(eg > 0, "{fen}");
+                let want = if passed {
+                    (mg.into(), eg.into())
                 } else {
                     (0, 0)
-                },
-                "{fen}"
-            );
+                };
+                assert_eq!(et.passers(&pos, &st, side), want, "{side:?} {fen}");
+            };
+            expect(Side::White, cell(3, 4), passed);
             // Black's pawn is passed unless White's d5 pawn stands ahead of it nearby.
-            let black_passed = !(3..=5).contains(&(f + 1)) || r <= 4;
-            let c = cell(f, r);
-            let b = et.passer[(et.types + pawn(&pos, c)) * SPAN + (c - BASE) as usize];
-            let got = et.passers(&pos, &st, Side::Black);
-            assert_eq!(
-                got,
-                if black_passed {
-                    (b.0.into(), b.1.into())
-                } else {
-                    (0, 0)
-                },
-                "{fen}"
+            expect(
+                Side::Black,
+                cell(f, r),
+                !(3..=5).contains(&(f + 1)) || r <= 4,
             );
         }
     }
