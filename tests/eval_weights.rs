@@ -57,7 +57,7 @@ fn the_line_parses_into_weights_and_prints_back() {
 fn the_defaults_written_out_change_nothing() {
     let plain = small("");
     let stated = small(
-        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100 unsafe=100 passed=100\n",
+        "eval N=300/300 R=500/500 P=100/100 psq=100 mobility=100 king=100 promotion=100 threat=100 unsafe=100 passed=100 attack=100\n",
     );
     let (a, b) = (EvalTables::new(&plain), EvalTables::new(&stated));
     let (pa, pb) = (positions(&plain, 120), positions(&stated, 120));
@@ -225,6 +225,50 @@ fn a_piece_attacked_by_a_lesser_one_is_a_threat() {
             "{side}"
         );
         assert_eq!(at(quiet, &with), at(quiet, &without), "{side}");
+    }
+}
+
+/// The `attack` term: pieces aiming at the cells next to the enemy royal piece, and the checks it
+/// cannot answer by a capture, grow with the square of their sum.
+#[test]
+fn an_attack_on_the_royal_piece_gains_as_attack_says() {
+    let g = small("");
+    // White's phase: 1000 of the start's 1600 with the two rooks, 1300 with the knight too.
+    let blend = |mg: f64, eg: f64, phase: f64| (mg * phase + eg * (1600.0 - phase)) / 1600.0;
+    let cases = [
+        // The rooks on d1 and f1 hit d7, d8, f7 and f8: two attackers, four hits, danger
+        // 50·2 + 70·4 = 380. Their checks from d8 and f8 are next to the king: not safe.
+        ("4k3/8/8/8/8/8/8/3RKR2 w - - 0 1", blend(35.0, 23.0, 1000.0)),
+        // The knight on e4 could check from d6 and f6, which nothing guards: 380 + 300·2 = 980.
+        (
+            "4k3/8/8/8/4N3/8/8/3RKR2 w - - 0 1",
+            blend(234.0, 61.0, 1300.0),
+        ),
+        // A black pawn on c7 guards d6: one safe check left, 680.
+        (
+            "4k3/2p5/8/8/4N3/8/8/3RKR2 w - - 0 1",
+            blend(112.0, 42.0, 1300.0),
+        ),
+        // One rook: a lone attacker with no safe check adds nothing.
+        ("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", 0.0),
+    ];
+    for side in [" w ", " b "] {
+        let sign = if side == " w " { 1.0 } else { -1.0 };
+        let at = |fen: &str, percent: i32| {
+            let et = EvalTables::new(&small(&format!("eval attack={percent}\n")));
+            let fen = fen.replace(" w ", side);
+            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
+        };
+        for (fen, want) in cases {
+            let gained = at(fen, 100) - at(fen, 0);
+            assert!(
+                (gained - sign * want).abs() <= 1.0,
+                "{fen} {side}: gained {gained}, want {}",
+                sign * want
+            );
+            let doubled = at(fen, 200) - at(fen, 0);
+            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{fen} {side}");
+        }
     }
 }
 

@@ -50,6 +50,8 @@ pub struct EvalTables {
     king_percent: i64,
     /// The `threat` term's percent.
     threat_percent: i32,
+    /// The `attack` term's percent: the attack on the enemy royal piece.
+    attack_percent: i32,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
     unsafe_percent: i32,
     /// What a pawn of a type on a cell gains by being passed (no enemy pawn ahead of it on its
@@ -82,6 +84,101 @@ impl Cells {
     fn contains(&self, c: u16) -> bool {
         let i = c.wrapping_sub(BASE) as usize;
         self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+
+    /// How many cells of this set are not in `other`.
+    fn count_outside(&self, other: &Cells) -> i32 {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .map(|(a, b)| (a & !b).count_ones() as i32)
+            .sum()
+    }
+}
+
+/// A set of cells filled through shared references, by the closures of one walk.
+struct SharedCells([std::cell::Cell<u64>; SPAN.div_ceil(64)]);
+
+impl SharedCells {
+    fn new() -> SharedCells {
+        SharedCells(std::array::from_fn(|_| std::cell::Cell::new(0)))
+    }
+
+    #[inline]
+    fn insert(&self, c: u16) {
+        let i = c.wrapping_sub(BASE) as usize;
+        if let Some(w) = self.0.get(i / 64) {
+            w.set(w.get() | 1 << (i % 64));
+        }
+    }
+
+    fn get(&self) -> Cells {
+        Cells(std::array::from_fn(|i| self.0[i].get()))
+    }
+}
+
+/// What one piece's moves reach, from [`EvalTables::count_mobility`].
+struct Reach {
+    /// Destinations outside and inside the unsafe cells.
+    safe: i32,
+    contested: i32,
+    /// What the enemy pieces it attacks are worth more than it.
+    threat: i32,
+    /// Cells around the enemy royal piece it attacks.
+    hits: i32,
+}
+
+/// The enemy royal piece as a target: its neighbourhood and the cells from which the piece type
+/// `checks_of` would attack it.
+struct KingTarget {
+    zone: Cells,
+    checks: Cells,
+    checks_of: usize,
+}
+
+/// What one side's walk shares between its pieces: the cells whose destinations count as unsafe,
+/// the enemy royal piece (None when the walk looks only for threats), and the cells gathered.
+struct Walk<'a> {
+    unsafe_cells: &'a Cells,
+    target: Option<&'a KingTarget>,
+    attacked: &'a SharedCells,
+    checks: &'a SharedCells,
+}
+
+/// One side's walk, as the attack on the enemy royal piece needs it.
+struct Attack {
+    /// Cells the side's walked pieces (pawns included) could capture on.
+    attacked: Cells,
+    /// Destinations from which a piece would attack the enemy royal piece.
+    checks: Cells,
+    /// The enemy royal piece's neighbourhood (empty without one).
+    zone: Cells,
+    /// Pieces attacking that neighbourhood, and their hits on it.
+    attackers: i32,
+    hits: i32,
+}
+
+/// The most the attack on a royal piece adds in the middlegame.
+const ATTACK_CAP: i32 = 300;
+
+impl Attack {
+    /// The attacker's bonus, (mg, eg), against a defender whose walk was `defence`: the pieces
+    /// aiming at the royal piece's neighbourhood, their hits there and the checks it cannot
+    /// answer by a capture, growing with the square of their sum.
+    fn bonus(&self, defence: &Attack, percent: i32) -> (i32, i32) {
+        let mut guarded = defence.attacked;
+        for (g, z) in guarded.0.iter_mut().zip(&self.zone.0) {
+            *g |= z;
+        }
+        let safe_checks = self.checks.count_outside(&guarded).min(4);
+        if self.attackers < 2 && safe_checks == 0 {
+            return (0, 0);
+        }
+        let danger = 50 * self.attackers + 70 * self.hits + 300 * safe_checks;
+        (
+            (danger * danger / 4096).min(ATTACK_CAP) * percent / 100,
+            danger / 16 * percent / 100,
+        )
     }
 }
 
@@ -510,6 +607,7 @@ impl EvalTables {
             danger_radius: if files.max(ranks) > 8 { 3 } else { 2 },
             king_percent: weights.term("king").expect("a known term").into(),
             threat_percent: weights.term("threat").expect("a known term"),
+            attack_percent: weights.term("attack").expect("a known term"),
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
@@ -644,13 +742,20 @@ impl EvalTables {
         side: Side,
         ty: usize,
         from: u16,
-        unsafe_cells: &Cells,
-    ) -> (i32, i32, i32) {
+        walk: &Walk,
+    ) -> Reach {
+        let Walk {
+            unsafe_cells,
+            target,
+            attacked,
+            checks,
+        } = walk;
         let prog = &pos.game().tables.pieces[ty].program[side.index()];
         let enemy = enemy_mask(side);
         let own = self.value[ty];
         let threat = std::cell::Cell::new(0);
         let (safe, contested) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+        let hits = std::cell::Cell::new(0);
         let count = |to: u16| {
             let n = if unsafe_cells.contains(to) {
                 &contested
@@ -658,6 +763,22 @@ impl EvalTables {
                 &safe
             };
             n.set(n.get() + 1);
+            if let Some(t) = target
+                && t.checks.contains(to)
+            {
+                checks.insert(to);
+            }
+        };
+        // The cells this piece could capture on, and those next to the enemy royal piece.
+        let attack = |to: u16, stop: u8| {
+            if stop & Stop::ENEMY != 0 && !pos.at(to).is_off() {
+                attacked.insert(to);
+                if let Some(t) = target
+                    && t.zone.contains(to)
+                {
+                    hits.set(hits.get() + 1);
+                }
+            }
         };
         let reach = |c: Piece, stop: u8| {
             if c.is_empty() {
@@ -677,6 +798,7 @@ impl EvalTables {
             loop {
                 to += off;
                 let c = pos.at(to as u16);
+                attack(to as u16, stop);
                 if c.is_occupied() {
                     if reach(c, stop) {
                         count(to as u16);
@@ -694,6 +816,7 @@ impl EvalTables {
         };
         for &(off, stop) in &prog.leaps {
             let to = (from as i16 + off) as u16;
+            attack(to, stop);
             if reach(pos.at(to), stop) {
                 count(to);
             }
@@ -704,6 +827,7 @@ impl EvalTables {
         for b in &prog.bent {
             let first = (from as i16 + b.step) as u16;
             let c = pos.at(first);
+            attack(first, b.stop);
             if reach(c, b.stop) {
                 count(first);
             }
@@ -713,7 +837,42 @@ impl EvalTables {
                 }
             }
         }
-        (safe.get(), contested.get(), threat.get())
+        Reach {
+            safe: safe.get(),
+            contested: contested.get(),
+            threat: threat.get(),
+            hits: hits.get(),
+        }
+    }
+
+    /// What a piece of type `ty` of `side` needs to attack the enemy royal piece on `king`: the
+    /// cells from which its plain leaps and slides would reach it.
+    fn check_cells(&self, pos: &Position, side: Side, ty: usize, king: u16) -> Cells {
+        let prog = &pos.game().tables.pieces[ty].program[side.index()];
+        let mut cells = Cells::EMPTY;
+        for &(off, stop) in &prog.leaps {
+            if stop & Stop::ENEMY != 0 {
+                cells.insert(king as i16 - off);
+            }
+        }
+        for &(off, max, stop) in &prog.slides {
+            if stop & Stop::ENEMY == 0 {
+                continue;
+            }
+            let mut c = king as i16;
+            for _ in 0..max {
+                c -= off;
+                let p = pos.at(c as u16);
+                if p.is_off() {
+                    break;
+                }
+                cells.insert(c);
+                if p.is_occupied() {
+                    break;
+                }
+            }
+        }
+        cells
     }
 
     /// The cells one side's pawns could capture on by a leap.
@@ -734,8 +893,9 @@ impl EvalTables {
     }
 
     /// Mobility of one side's pieces against what their squares promise on average, (mg, eg); a
-    /// destination an enemy pawn attacks counts `unsafe` percent of one.
-    fn mobility(&self, pos: &Position, side: Side) -> (i32, i32) {
+    /// destination an enemy pawn attacks counts `unsafe` percent of one. With it, the threats and
+    /// what the attack on the enemy royal piece needs.
+    fn mobility(&self, pos: &Position, side: Side) -> (i32, i32, Attack) {
         let (mut mg, mut eg) = (0, 0);
         let mut threats = 0;
         let unsafe_cells = if self.unsafe_percent == 100 {
@@ -743,26 +903,71 @@ impl EvalTables {
         } else {
             self.pawn_attacks(pos, !side)
         };
+        let king = pos.royal_square(!side);
+        let mut target = (king != 0).then(|| {
+            let mut zone = Cells::EMPTY;
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    zone.insert(king as i16 + dx + dy * STRIDE);
+                }
+            }
+            KingTarget {
+                zone,
+                checks: Cells::EMPTY,
+                checks_of: usize::MAX,
+            }
+        });
+        let (attacked, checks) = (SharedCells::new(), SharedCells::new());
+        let (mut attackers, mut hits) = (0, 0);
         for &c in pos.pieces(side) {
             let ty = pos.at(c).kind().index();
             let (wm, we) = self.mob_weight[ty];
             if wm == 0 && we == 0 {
                 if self.pawn[ty] && !self.royal[ty] {
-                    threats += self.count_mobility(pos, side, ty, c, &unsafe_cells).2;
+                    let walk = Walk {
+                        unsafe_cells: &unsafe_cells,
+                        target: None,
+                        attacked: &attacked,
+                        checks: &checks,
+                    };
+                    threats += self.count_mobility(pos, side, ty, c, &walk).threat;
                 }
                 continue;
             }
+            if let Some(t) = target.as_mut()
+                && t.checks_of != ty
+            {
+                t.checks = self.check_cells(pos, side, ty, king);
+                t.checks_of = ty;
+            }
             let base = self.mob_base[(side.index() * self.types + ty) * SPAN + (c - BASE) as usize];
-            let (safe, contested, threat) = self.count_mobility(pos, side, ty, c, &unsafe_cells);
-            threats += threat;
+            let walk = Walk {
+                unsafe_cells: &unsafe_cells,
+                target: target.as_ref(),
+                attacked: &attacked,
+                checks: &checks,
+            };
+            let r = self.count_mobility(pos, side, ty, c, &walk);
+            threats += r.threat;
+            if r.hits > 0 {
+                attackers += 1;
+                hits += r.hits;
+            }
             // In eighths of a destination, as `base` is.
-            let d = (800 * safe + 8 * self.unsafe_percent * contested) / 100 - base as i32;
+            let d = (800 * r.safe + 8 * self.unsafe_percent * r.contested) / 100 - base as i32;
             mg += wm * d;
             eg += we * d;
         }
         // Enemy pieces attacked by lesser ones: a quarter of the difference, at most 150.
         let t = (threats / 4).min(150) * self.threat_percent / 100;
-        (mg / 8 + t, eg / 8 + t)
+        let attack = Attack {
+            attacked: attacked.get(),
+            checks: checks.get(),
+            zone: target.map_or(Cells::EMPTY, |t| t.zone),
+            attackers,
+            hits,
+        };
+        (mg / 8 + t, eg / 8 + t, attack)
     }
 
     /// The evaluation of a position from its terms, for the side to move.
@@ -774,6 +979,14 @@ impl EvalTables {
     /// [`LAZY_MARGIN`] of [`EvalTables::finish`] in all but wild positions.
     pub fn finish_lazy(&self, pos: &Position, st: &EvalState) -> i32 {
         self.finish_with(pos, st, false)
+    }
+
+    /// Both sides' attack bonuses, (mg, eg) each.
+    fn attack_bonus(&self, white: &Attack, black: &Attack) -> ((i32, i32), (i32, i32)) {
+        (
+            white.bonus(black, self.attack_percent),
+            black.bonus(white, self.attack_percent),
+        )
     }
 
     /// Passed pawns of one side: (mg, eg).
@@ -811,13 +1024,14 @@ impl EvalTables {
         let mut score = 0;
         // In i64: a board packed with pieces overflows the products in i32.
         let (phase, total) = (phase as i64, self.phase_total as i64);
+        let walks = with_mobility.then(|| {
+            let [w, b] = Side::BOTH.map(|side| self.mobility(pos, side));
+            let (wa, ba) = self.attack_bonus(&w.2, &b.2);
+            [(w.0 + wa.0, w.1 + wa.1), (b.0 + ba.0, b.1 + ba.1)]
+        });
         for side in 0..2 {
             let danger = st.danger[side] as i64;
-            let (pmg, peg) = if with_mobility {
-                self.mobility(pos, Side::from_index(side))
-            } else {
-                (0, 0)
-            };
+            let (pmg, peg) = walks.map_or((0, 0), |w| w[side]);
             let king = 8 * st.shield[side].min(3) as i64 - (danger * danger / 4).min(400);
             let (xmg, xeg) = self.passers(pos, st, Side::from_index(side));
             let mg = st.mg[side] as i64 + king * self.king_percent / 100 + (pmg + xmg) as i64;
@@ -991,9 +1205,15 @@ mod tests {
         let pos = Position::from_fen(&game, "4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
         let knight = pos.at(cell(3, 3)).kind().index();
         let count = |cells: &Cells| {
-            let (safe, contested, _) =
-                et.count_mobility(&pos, Side::White, knight, cell(3, 3), cells);
-            (safe, contested)
+            let (attacked, checks) = (SharedCells::new(), SharedCells::new());
+            let walk = Walk {
+                unsafe_cells: cells,
+                target: None,
+                attacked: &attacked,
+                checks: &checks,
+            };
+            let r = et.count_mobility(&pos, Side::White, knight, cell(3, 3), &walk);
+            (r.safe, r.contested)
         };
         assert_eq!(count(&Cells::EMPTY), (8, 0));
         let attacked = et.pawn_attacks(&pos, Side::Black);

@@ -75,6 +75,7 @@ pub const EVAL_TERMS: &[&str] = &[
     "threat",
     "unsafe",
     "passed",
+    "attack",
 ];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
@@ -89,7 +90,9 @@ pub struct EvalWeights {
     /// table, the danger near it and its pawn shield, `promotion` the value of pawn advancement,
     /// `threat` the bonus for enemy pieces attacked by lesser ones, `unsafe` what a destination
     /// an enemy pawn attacks counts for mobility (100: as any other, 0: nothing), `passed` the
-    /// bonus of a pawn no enemy pawn stands ahead of on its file or the next ones.
+    /// bonus of a pawn no enemy pawn stands ahead of on its file or the next ones, `attack` the
+    /// bonus for an attack on the enemy royal piece's neighbourhood and for checks it cannot answer
+    /// by a capture.
     pub terms: [i32; EVAL_TERMS.len()],
 }
 
