@@ -904,7 +904,8 @@ impl EvalTables {
             self.pawn_attacks(pos, !side)
         };
         let king = pos.royal_square(!side);
-        let mut target = (king != 0).then(|| {
+        // `attack=0` skips the walk's attack cells altogether.
+        let mut target = (king != 0 && self.attack_percent != 0).then(|| {
             let mut zone = Cells::EMPTY;
             for dy in -1..=1 {
                 for dx in -1..=1 {
