@@ -137,11 +137,12 @@ struct KingTarget {
 }
 
 /// What one side's walk shares between its pieces: the cells whose destinations count as unsafe,
-/// the enemy royal piece (None when the walk looks only for threats), and the cells gathered.
+/// the enemy royal piece (None when the walk looks only for threats), and the cells gathered
+/// (None with `attack=0`, which needs none).
 struct Walk<'a> {
     unsafe_cells: &'a Cells,
     target: Option<&'a KingTarget>,
-    attacked: &'a SharedCells,
+    attacked: Option<&'a SharedCells>,
     checks: &'a SharedCells,
 }
 
@@ -771,7 +772,10 @@ impl EvalTables {
         };
         // The cells this piece could capture on, and those next to the enemy royal piece.
         let attack = |to: u16, stop: u8| {
-            if stop & Stop::ENEMY != 0 && !pos.at(to).is_off() {
+            if let Some(attacked) = attacked
+                && stop & Stop::ENEMY != 0
+                && !pos.at(to).is_off()
+            {
                 attacked.insert(to);
                 if let Some(t) = target
                     && t.zone.contains(to)
@@ -919,19 +923,21 @@ impl EvalTables {
             }
         });
         let (attacked, checks) = (SharedCells::new(), SharedCells::new());
+        let attacked_cells = (self.attack_percent != 0).then_some(&attacked);
+        // Pawns are walked for their threats and the cells they guard only.
+        let pawn_walk = Walk {
+            unsafe_cells: &unsafe_cells,
+            target: None,
+            attacked: attacked_cells,
+            checks: &checks,
+        };
         let (mut attackers, mut hits) = (0, 0);
         for &c in pos.pieces(side) {
             let ty = pos.at(c).kind().index();
             let (wm, we) = self.mob_weight[ty];
             if wm == 0 && we == 0 {
                 if self.pawn[ty] && !self.royal[ty] {
-                    let walk = Walk {
-                        unsafe_cells: &unsafe_cells,
-                        target: None,
-                        attacked: &attacked,
-                        checks: &checks,
-                    };
-                    threats += self.count_mobility(pos, side, ty, c, &walk).threat;
+                    threats += self.count_mobility(pos, side, ty, c, &pawn_walk).threat;
                 }
                 continue;
             }
@@ -945,7 +951,7 @@ impl EvalTables {
             let walk = Walk {
                 unsafe_cells: &unsafe_cells,
                 target: target.as_ref(),
-                attacked: &attacked,
+                attacked: attacked_cells,
                 checks: &checks,
             };
             let r = self.count_mobility(pos, side, ty, c, &walk);
@@ -980,14 +986,6 @@ impl EvalTables {
     /// [`LAZY_MARGIN`] of [`EvalTables::finish`] in all but wild positions.
     pub fn finish_lazy(&self, pos: &Position, st: &EvalState) -> i32 {
         self.finish_with(pos, st, false)
-    }
-
-    /// Both sides' attack bonuses, (mg, eg) each.
-    fn attack_bonus(&self, white: &Attack, black: &Attack) -> ((i32, i32), (i32, i32)) {
-        (
-            white.bonus(black, self.attack_percent),
-            black.bonus(white, self.attack_percent),
-        )
     }
 
     /// Passed pawns of one side: (mg, eg).
@@ -1027,7 +1025,13 @@ impl EvalTables {
         let (phase, total) = (phase as i64, self.phase_total as i64);
         let walks = with_mobility.then(|| {
             let [w, b] = Side::BOTH.map(|side| self.mobility(pos, side));
-            let (wa, ba) = self.attack_bonus(&w.2, &b.2);
+            if self.attack_percent == 0 {
+                return [(w.0, w.1), (b.0, b.1)];
+            }
+            let (wa, ba) = (
+                w.2.bonus(&b.2, self.attack_percent),
+                b.2.bonus(&w.2, self.attack_percent),
+            );
             [(w.0 + wa.0, w.1 + wa.1), (b.0 + ba.0, b.1 + ba.1)]
         });
         for side in 0..2 {
@@ -1210,7 +1214,7 @@ mod tests {
             let walk = Walk {
                 unsafe_cells: cells,
                 target: None,
-                attacked: &attacked,
+                attacked: Some(&attacked),
                 checks: &checks,
             };
             let r = et.count_mobility(&pos, Side::White, knight, cell(3, 3), &walk);
