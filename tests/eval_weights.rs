@@ -81,8 +81,9 @@ fn the_defaults_written_out_change_nothing() {
 /// With every term at 0 only material and the tempo remain, and the material is the line's.
 #[test]
 fn terms_at_zero_leave_the_material_of_the_line() {
-    let g =
-        small("eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0\n");
+    let g = small(
+        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0\n",
+    );
     let et = EvalTables::new(&g);
     let worth = |c: char| match c.to_ascii_uppercase() {
         'N' => 400,
@@ -315,4 +316,45 @@ fn passed_pawns_gain_as_passed_says() {
     assert!(gain > 0, "{gain}");
     assert!((at(passed, 200) - at(passed, 0) - 2 * gain).abs() <= 2);
     assert_eq!(at(blocked, 100), at(blocked, 0));
+}
+
+/// The `shelter` term, in the middlegame: on the royal piece's file and the two next to it, its
+/// own nearest pawn ahead (24, 14, 5 at one, two, three ranks, none −20) and the enemy's (−8,
+/// −30, −18 at one, two, three ranks, −6 further).
+#[test]
+fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
+    let g = small("");
+    // White's phase: the two rooks, 1000 of the start's 1600; the endgame gets nothing.
+    let mg = |v: f64| v * 1000.0 / 1600.0;
+    let cases = [
+        // White: three pawns one rank ahead, 72. Black: no pawn of its own before it, −60, and
+        // White's pawns far ahead of it, −18. White gains 150.
+        ("4k3/8/8/8/8/8/3PPP2/3RKR2 w - - 0 1", mg(150.0)),
+        // The same pawns three ranks ahead: 15 for White, Black as before: 93.
+        ("4k3/8/8/8/3PPP2/8/8/3RKR2 w - - 0 1", mg(93.0)),
+        // Black pawns two ranks before the white king storm it (−90), and shelter the black
+        // king from five ranks away (0); White's pawns one rank ahead, 72; Black's −18: 0.
+        ("4k3/8/8/8/8/3ppp2/3PPP2/3RKR2 w - - 0 1", 0.0),
+        // The royal piece on the edge: only its file and the one next to it count. White 48,
+        // Black −40 and −12: 100.
+        ("7k/8/8/8/8/8/6PP/3R1R1K w - - 0 1", mg(100.0)),
+    ];
+    for side in [" w ", " b "] {
+        let sign = if side == " w " { 1.0 } else { -1.0 };
+        let at = |fen: &str, percent: i32| {
+            let et = EvalTables::new(&small(&format!("eval shelter={percent}\n")));
+            let fen = fen.replace(" w ", side);
+            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
+        };
+        for (fen, want) in cases {
+            let gained = at(fen, 100) - at(fen, 0);
+            assert!(
+                (gained - sign * want).abs() <= 1.0,
+                "{fen} {side}: gained {gained}, want {}",
+                sign * want
+            );
+            let doubled = at(fen, 200) - at(fen, 0);
+            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{fen} {side}");
+        }
+    }
 }

@@ -52,6 +52,9 @@ pub struct EvalTables {
     threat_percent: i32,
     /// The `attack` term's percent: the attack on the enemy royal piece.
     attack_percent: i32,
+    /// Percent of the pawn shelter and storm before the royal piece (`eval shelter=N`).
+    shelter_percent: i32,
+    files: u8,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
     unsafe_percent: i32,
     /// What a pawn of a type on a cell gains by being passed (no enemy pawn ahead of it on its
@@ -609,6 +612,8 @@ impl EvalTables {
             king_percent: weights.term("king").expect("a known term").into(),
             threat_percent: weights.term("threat").expect("a known term"),
             attack_percent: weights.term("attack").expect("a known term"),
+            shelter_percent: weights.term("shelter").expect("a known term"),
+            files: files as u8,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
@@ -1018,6 +1023,42 @@ impl EvalTables {
         (mg, eg)
     }
 
+    /// The pawn shelter of one side's royal piece, for the middlegame: on its file and the two
+    /// next to it, its own nearest pawn ahead (closer is better, none is a hole) and the enemy's
+    /// nearest pawn ahead (a storm, worse the closer it comes).
+    fn shelter(&self, pos: &Position, st: &EvalState, side: Side) -> i32 {
+        const OWN: [i32; 5] = [-20, 24, 14, 5, 0];
+        const STORM: [i32; 5] = [0, -8, -30, -18, -6];
+        let king = pos.royal_square(side);
+        if self.shelter_percent == 0 || king == 0 {
+            return 0;
+        }
+        let (kf, kr) = (file_of(king) as usize, rank_of(king) as u32);
+        // Pawns ahead of the royal piece's rank, and the distance of the nearest.
+        let nearest = |mask: u16| -> usize {
+            let ahead = if side == Side::White {
+                u32::from(mask) >> (kr + 1)
+            } else {
+                (u32::from(mask) << (16 - kr)) as u16 as u32
+            };
+            if ahead == 0 {
+                return 0;
+            }
+            let d = if side == Side::White {
+                ahead.trailing_zeros() + 1
+            } else {
+                (ahead as u16).leading_zeros() + 1
+            };
+            (d as usize).min(4)
+        };
+        let mut v = 0;
+        for f in kf.saturating_sub(1)..=(kf + 1).min(self.files as usize - 1) {
+            v += OWN[nearest(st.pawns[side.index()][f])];
+            v += STORM[nearest(st.pawns[(!side).index()][f])];
+        }
+        v * self.shelter_percent / 100
+    }
+
     fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
         let phase = st.phase.min(self.phase_total);
         let mut score = 0;
@@ -1039,7 +1080,9 @@ impl EvalTables {
             let (pmg, peg) = walks.map_or((0, 0), |w| w[side]);
             let king = 8 * st.shield[side].min(3) as i64 - (danger * danger / 4).min(400);
             let (xmg, xeg) = self.passers(pos, st, Side::from_index(side));
-            let mg = st.mg[side] as i64 + king * self.king_percent / 100 + (pmg + xmg) as i64;
+            let shelter = self.shelter(pos, st, Side::from_index(side));
+            let mg =
+                st.mg[side] as i64 + king * self.king_percent / 100 + (pmg + xmg + shelter) as i64;
             let eg = st.eg[side] as i64 + (peg + xeg) as i64;
             let s = (mg * phase + eg * (total - phase)) / total;
             score += if side == 0 { s } else { -s } as i32;

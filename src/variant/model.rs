@@ -76,6 +76,7 @@ pub const EVAL_TERMS: &[&str] = &[
     "unsafe",
     "passed",
     "attack",
+    "shelter",
 ];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
@@ -92,7 +93,8 @@ pub struct EvalWeights {
     /// an enemy pawn attacks counts for mobility (100: as any other, 0: nothing), `passed` the
     /// bonus of a pawn no enemy pawn stands ahead of on its file or the next ones, `attack` the
     /// bonus for an attack on the enemy royal piece's neighbourhood and for checks it cannot answer
-    /// by a capture.
+    /// by a capture, `shelter` the own pawns in front of the royal piece and the enemy pawns
+    /// storming it.
     pub terms: [i32; EVAL_TERMS.len()],
 }
 
