@@ -613,7 +613,7 @@ impl EvalTables {
             threat_percent: weights.term("threat").expect("a known term"),
             attack_percent: weights.term("attack").expect("a known term"),
             shelter_percent: weights.term("shelter").expect("a known term"),
-            files: files as u8,
+            files,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
