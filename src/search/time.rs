@@ -55,6 +55,19 @@ pub fn budget(limits: &Limits, side: Side, men: usize) -> (Option<Duration>, Opt
     (soft, hard)
 }
 
+/// The part of the soft limit after which no new iteration starts. Early iterations say little:
+/// half. Later, a best move that took most of the root's nodes and has held for several
+/// iterations stops sooner; one that took few, or just changed, may start one up to 1.1 of it
+/// (the hard limit still bounds the move).
+pub fn soft_share(best_fraction: f64, stable_iterations: usize, iteration: u32) -> f64 {
+    if iteration < 6 {
+        return 0.5;
+    }
+    const STABILITY: [f64; 4] = [1.25, 1.1, 1.0, 0.95];
+    let effort = ((1.5 - best_fraction) * 1.35).clamp(0.6, 1.8);
+    0.5 * effort * STABILITY[stable_iterations.min(3)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +98,15 @@ mod tests {
             ),
             (None, None)
         );
+    }
+
+    #[test]
+    fn settled_best_moves_stop_sooner() {
+        assert_eq!(soft_share(0.1, 0, 3), 0.5);
+        let settled = soft_share(0.95, 3, 10);
+        let unsettled = soft_share(0.2, 0, 10);
+        assert!(settled < 0.5 && unsettled > 0.5, "{settled} {unsettled}");
+        assert!(soft_share(0.0, 0, 10) <= 0.5 * 1.8 * 1.25 + 1e-9);
     }
 
     #[test]

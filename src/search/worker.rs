@@ -127,6 +127,8 @@ pub struct Worker<'a> {
     /// Evaluation terms per ply, updated move by move.
     evals: Vec<EvalState>,
     sort_buf: Vec<(i32, Move)>,
+    /// Nodes spent under each root move (indexed as `root_moves`) in this search.
+    root_nodes: Vec<u64>,
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -210,6 +212,7 @@ impl<'a> Worker<'a> {
             },
             pos,
             sort_buf: Vec::with_capacity(256),
+            root_nodes: Vec::new(),
         }
     }
 
@@ -772,6 +775,7 @@ impl<'a> Worker<'a> {
             self.sh.tt.prefetch(self.pos.hash());
             self.stack[ply] = m;
             legal += 1;
+            let nodes_before = self.nodes;
             let new_depth = depth - 1;
             let v = if legal == 1 {
                 -self.search(new_depth, ply + 1, -beta, -alpha, gives_check, true)
@@ -805,6 +809,11 @@ impl<'a> Worker<'a> {
                 v
             };
             self.pos.unmake();
+            if ply == 0
+                && let Some(i) = self.root_moves.iter().position(|r| *r == m)
+            {
+                self.root_nodes[i] += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }
@@ -1178,6 +1187,9 @@ impl<'a> Worker<'a> {
         let mut best = self.root_moves.first().copied();
         let mut score: i32 = 0;
         let mut completed = 0;
+        self.root_nodes = vec![0; self.root_moves.len()];
+        // Completed iterations in a row that kept the same best move.
+        let mut stable = 0usize;
         for iteration in 1..=max_depth.min(MAX_PLY as u32 - 4) {
             // Helper threads search odd threads one ply deeper, to desynchronise the workers.
             let depth = iteration as i32 + (self.id % 2) as i32;
@@ -1215,9 +1227,15 @@ impl<'a> Worker<'a> {
             }
             score = v;
             completed = iteration;
+            let previous = best;
             if let Some(m) = self.pv[0][..self.pv_len[0]].first() {
                 best = Some(*m);
             }
+            stable = if completed > 1 && best == previous {
+                (stable + 1).min(3)
+            } else {
+                0
+            };
             if self.id == 0 {
                 self.flush_nodes();
                 if let Some(cb) = on_info.as_mut() {
@@ -1233,8 +1251,18 @@ impl<'a> Worker<'a> {
                 }
                 let elapsed = self.sh.start.elapsed();
                 // The next iteration takes longer than all before it: do not start what cannot end.
+                // How much of the soft limit may pass first depends on how settled the best move is.
+                let total: u64 = self.root_nodes.iter().sum();
+                let best_nodes = best
+                    .and_then(|b| self.root_moves.iter().position(|r| *r == b))
+                    .map_or(0, |i| self.root_nodes[i]);
+                let fraction = if total == 0 {
+                    1.0
+                } else {
+                    best_nodes as f64 / total as f64
+                };
                 if let Some(soft) = self.sh.soft
-                    && elapsed >= soft / 2
+                    && elapsed >= soft.mul_f64(super::time::soft_share(fraction, stable, iteration))
                 {
                     break;
                 }
