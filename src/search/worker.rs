@@ -34,6 +34,8 @@ const CORR_LIMIT: i32 = 400;
 
 /// Ordering score bands.
 const SCORE_HASH: i32 = 1 << 30;
+/// A ply whose static eval is unknown (in check, or a chance node).
+const NO_STATIC_EVAL: i32 = i32::MIN;
 const SCORE_GOOD_TACTICAL: i32 = 1 << 26;
 const SCORE_KILLER: i32 = 1 << 25;
 /// The quiet move that last refuted the previous move, just below the killers.
@@ -129,6 +131,8 @@ pub struct Worker<'a> {
     sort_buf: Vec<(i32, Move)>,
     /// Nodes spent under each root move (indexed as `root_moves`) in this search.
     root_nodes: Vec<u64>,
+    /// Per ply: the corrected static eval, `NO_STATIC_EVAL` when in check (for `improving`).
+    static_evals: Vec<i32>,
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -213,6 +217,7 @@ impl<'a> Worker<'a> {
             pos,
             sort_buf: Vec::with_capacity(256),
             root_nodes: Vec::new(),
+            static_evals: vec![NO_STATIC_EVAL; MAX_PLY + 2],
         }
     }
 
@@ -634,6 +639,7 @@ impl<'a> Worker<'a> {
             }
         }
         if !self.sh.dice.is_empty() && ply > 0 {
+            self.static_evals[ply] = NO_STATIC_EVAL;
             return self.chance(depth, ply, alpha, beta);
         }
         // The static eval as computed (stored in the table), and corrected by the correction
@@ -651,6 +657,17 @@ impl<'a> Worker<'a> {
             -INF
         } else {
             self.corrected(ply, raw_eval)
+        };
+        // Improving: the static eval is above that of this side's previous node (the one before
+        // it when that was in check). Late moves of a node that is not improving reduce more.
+        self.static_evals[ply] = if in_check { NO_STATIC_EVAL } else { eval };
+        let improving = !in_check && {
+            let earlier = [2, 4]
+                .into_iter()
+                .filter(|&back| ply >= back)
+                .map(|back| self.static_evals[ply - back])
+                .find(|&e| e != NO_STATIC_EVAL);
+            earlier.is_none_or(|e| eval > e)
         };
         // Both prunings below trust the static eval, which knows neither zugzwang nor a stalemate
         // (a win or loss in some variants): a side with only pawns and royal pieces gets neither.
@@ -788,6 +805,9 @@ impl<'a> Worker<'a> {
                     }
                     if order >= SCORE_KILLER {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     r -= (order / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
