@@ -43,6 +43,9 @@ const SCORE_COUNTER: i32 = SCORE_KILLER - 1;
 /// Captures that lose material in the exchange come after every quiet move (history scores stay
 /// within ±`HISTORY_MAX`).
 const SCORE_BAD_CAPTURE: i32 = -(1 << 24);
+/// Quiet moves to a square where the exchange loses the mover, after the other quiet moves and
+/// before the losing captures.
+const SCORE_BAD_QUIET: i32 = -(1 << 22);
 
 /// Exchange pruning: at most this depth, a capture or check losing more than
 /// `SEE_MARGIN_TACTICAL × depth` and a quiet move losing more than `SEE_MARGIN_QUIET × depth²`
@@ -528,8 +531,18 @@ impl<'a> Worker<'a> {
                 self.scores[ply][i] = s - SCORE_GOOD_TACTICAL + SCORE_BAD_CAPTURE;
                 continue;
             }
+            if Self::plain_quiet(s) && self.exchange_below(m, 0) {
+                self.scores[ply][i] = s + SCORE_BAD_QUIET;
+                continue;
+            }
             let n = self.moves[ply].len();
             if may_sort && s < SCORE_COUNTER && i + 2 < n {
+                for k in i..n {
+                    let (m, s) = (self.moves[ply][k], self.scores[ply][k]);
+                    if Self::plain_quiet(s) && self.exchange_below(m, 0) {
+                        self.scores[ply][k] = s + SCORE_BAD_QUIET;
+                    }
+                }
                 let mut buf = std::mem::take(&mut self.sort_buf);
                 buf.clear();
                 buf.extend(
@@ -548,6 +561,12 @@ impl<'a> Worker<'a> {
             }
             return (m, s);
         }
+    }
+
+    /// An ordering score of a quiet move ranked by history alone (not hash, killer or counter).
+    #[inline]
+    fn plain_quiet(score: i32) -> bool {
+        (-HISTORY_MAX..=HISTORY_MAX).contains(&score)
     }
 
     fn update_history(&mut self, m: Move, bonus: i32) {
@@ -809,7 +828,13 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= (order / 6000).clamp(-2, 2);
+                    let history = if order < SCORE_BAD_QUIET / 2 {
+                        r += 1;
+                        order - SCORE_BAD_QUIET
+                    } else {
+                        order
+                    };
+                    r -= (history / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.search(
