@@ -82,7 +82,7 @@ fn the_defaults_written_out_change_nothing() {
 #[test]
 fn terms_at_zero_leave_the_material_of_the_line() {
     let g = small(
-        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0\n",
+        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0 structure=0\n",
     );
     let et = EvalTables::new(&g);
     let worth = |c: char| match c.to_ascii_uppercase() {
@@ -343,6 +343,54 @@ fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
         let sign = if side == " w " { 1.0 } else { -1.0 };
         let at = |fen: &str, percent: i32| {
             let et = EvalTables::new(&small(&format!("eval shelter={percent}\n")));
+            let fen = fen.replace(" w ", side);
+            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
+        };
+        for (fen, want) in cases {
+            let gained = at(fen, 100) - at(fen, 0);
+            assert!(
+                (gained - sign * want).abs() <= 1.0,
+                "{fen} {side}: gained {gained}, want {}",
+                sign * want
+            );
+            let doubled = at(fen, 200) - at(fen, 0);
+            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{fen} {side}");
+        }
+    }
+}
+
+/// The `structure` term: a pawn with no pawn of its side on the files next to it costs 12 in the
+/// middlegame and 18 in the endgame, each pawn more than one on a file 10 and 28.
+#[test]
+fn isolated_and_doubled_pawns_cost_as_structure_says() {
+    let g = small("");
+    // With only royal pieces and pawns the phase is the endgame; with White's two rooks, 1000
+    // of the start's 1600 is middlegame.
+    let blend = |mg: f64, eg: f64, phase: f64| (mg * phase + eg * (1600.0 - phase)) / 1600.0;
+    let cases = [
+        // One isolated pawn.
+        ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", blend(-12.0, -18.0, 0.0)),
+        // Two on one file: both isolated, one doubled.
+        ("4k3/8/8/8/8/P7/P7/4K3 w - - 0 1", blend(-34.0, -64.0, 0.0)),
+        // Neighbours: no weakness.
+        ("4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", 0.0),
+        // Black's isolated pawn is White's gain; White's pair is sound.
+        ("4k3/p7/8/8/8/8/PP6/4K3 w - - 0 1", blend(12.0, 18.0, 0.0)),
+        // Doubled but not isolated, in the middlegame.
+        (
+            "4k3/8/8/8/8/1P6/PP6/3RKR2 w - - 0 1",
+            blend(-10.0, -28.0, 1000.0),
+        ),
+        // The board's last file has no file after it: the h-pawn is isolated.
+        (
+            "4k3/8/8/8/8/8/P6P/3RKR2 w - - 0 1",
+            blend(-24.0, -36.0, 1000.0),
+        ),
+    ];
+    for side in [" w ", " b "] {
+        let sign = if side == " w " { 1.0 } else { -1.0 };
+        let at = |fen: &str, percent: i32| {
+            let et = EvalTables::new(&small(&format!("eval structure={percent}\n")));
             let fen = fen.replace(" w ", side);
             f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
         };

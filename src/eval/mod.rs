@@ -54,6 +54,8 @@ pub struct EvalTables {
     attack_percent: i32,
     /// Percent of the pawn shelter and storm before the royal piece (`eval shelter=N`).
     shelter_percent: i32,
+    /// Percent of the isolated and doubled pawn penalties (`eval structure=N`).
+    structure_percent: i32,
     files: u8,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
     unsafe_percent: i32,
@@ -613,6 +615,7 @@ impl EvalTables {
             threat_percent: weights.term("threat").expect("a known term"),
             attack_percent: weights.term("attack").expect("a known term"),
             shelter_percent: weights.term("shelter").expect("a known term"),
+            structure_percent: weights.term("structure").expect("a known term"),
             files,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
@@ -1059,6 +1062,35 @@ impl EvalTables {
         v * self.shelter_percent / 100
     }
 
+    /// The pawn structure of one side, (mg, eg): each pawn with no pawn of its side on the files
+    /// next to it (isolated), and each pawn more than one on a file (doubled), is a weakness.
+    fn structure(&self, st: &EvalState, side: Side) -> (i32, i32) {
+        const ISOLATED: (i32, i32) = (-12, -18);
+        const DOUBLED: (i32, i32) = (-10, -28);
+        if self.structure_percent == 0 {
+            return (0, 0);
+        }
+        let own = &st.pawns[side.index()][..self.files as usize];
+        let (mut isolated, mut doubled) = (0, 0);
+        for (f, &mask) in own.iter().enumerate() {
+            let n = mask.count_ones() as i32;
+            if n == 0 {
+                continue;
+            }
+            doubled += n - 1;
+            let left = f > 0 && own[f - 1] != 0;
+            let right = own.get(f + 1).is_some_and(|&m| m != 0);
+            if !left && !right {
+                isolated += n;
+            }
+        }
+        let p = self.structure_percent;
+        (
+            (ISOLATED.0 * isolated + DOUBLED.0 * doubled) * p / 100,
+            (ISOLATED.1 * isolated + DOUBLED.1 * doubled) * p / 100,
+        )
+    }
+
     fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
         let phase = st.phase.min(self.phase_total);
         let mut score = 0;
@@ -1081,9 +1113,11 @@ impl EvalTables {
             let king = 8 * st.shield[side].min(3) as i64 - (danger * danger / 4).min(400);
             let (xmg, xeg) = self.passers(pos, st, Side::from_index(side));
             let shelter = self.shelter(pos, st, Side::from_index(side));
-            let mg =
-                st.mg[side] as i64 + king * self.king_percent / 100 + (pmg + xmg + shelter) as i64;
-            let eg = st.eg[side] as i64 + (peg + xeg) as i64;
+            let (smg, seg) = self.structure(st, Side::from_index(side));
+            let mg = st.mg[side] as i64
+                + king * self.king_percent / 100
+                + (pmg + xmg + shelter + smg) as i64;
+            let eg = st.eg[side] as i64 + (peg + xeg + seg) as i64;
             let s = (mg * phase + eg * (total - phase)) / total;
             score += if side == 0 { s } else { -s } as i32;
         }

@@ -77,6 +77,7 @@ pub const EVAL_TERMS: &[&str] = &[
     "passed",
     "attack",
     "shelter",
+    "structure",
 ];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
@@ -94,7 +95,7 @@ pub struct EvalWeights {
     /// bonus of a pawn no enemy pawn stands ahead of on its file or the next ones, `attack` the
     /// bonus for an attack on the enemy royal piece's neighbourhood and for checks it cannot answer
     /// by a capture, `shelter` the own pawns in front of the royal piece and the enemy pawns
-    /// storming it.
+    /// storming it, `structure` the penalties of isolated and doubled pawns.
     pub terms: [i32; EVAL_TERMS.len()],
 }
 
