@@ -318,12 +318,35 @@ fn passed_pawns_gain_as_passed_says() {
     assert_eq!(at(blocked, 100), at(blocked, 0));
 }
 
+/// What a term at 100 % adds to the evaluation of each (White-to-move FEN, White's gain) case,
+/// with either side to move, within a centipawn of the gain, and twice that at 200 %.
+fn assert_term_gains(term: &str, cases: &[(&str, f64)]) {
+    let g = small("");
+    for side in [" w ", " b "] {
+        let sign = if side == " w " { 1.0 } else { -1.0 };
+        let at = |fen: &str, percent: i32| {
+            let et = EvalTables::new(&small(&format!("eval {term}={percent}\n")));
+            let fen = fen.replace(" w ", side);
+            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
+        };
+        for &(fen, want) in cases {
+            let gained = at(fen, 100) - at(fen, 0);
+            assert!(
+                (gained - sign * want).abs() <= 1.0,
+                "{term} {fen} {side}: gained {gained}, want {}",
+                sign * want
+            );
+            let doubled = at(fen, 200) - at(fen, 0);
+            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{term} {fen} {side}");
+        }
+    }
+}
+
 /// The `shelter` term, in the middlegame: on the royal piece's file and the two next to it, its
 /// own nearest pawn ahead (24, 14, 5 at one, two, three ranks, none −20) and the enemy's (−8,
 /// −30, −18 at one, two, three ranks, −6 further).
 #[test]
 fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
-    let g = small("");
     // White's phase: the two rooks, 1000 of the start's 1600; the endgame gets nothing.
     let mg = |v: f64| v * 1000.0 / 1600.0;
     let cases = [
@@ -339,31 +362,13 @@ fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
         // Black −40 and −12: 100.
         ("7k/8/8/8/8/8/6PP/3R1R1K w - - 0 1", mg(100.0)),
     ];
-    for side in [" w ", " b "] {
-        let sign = if side == " w " { 1.0 } else { -1.0 };
-        let at = |fen: &str, percent: i32| {
-            let et = EvalTables::new(&small(&format!("eval shelter={percent}\n")));
-            let fen = fen.replace(" w ", side);
-            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
-        };
-        for (fen, want) in cases {
-            let gained = at(fen, 100) - at(fen, 0);
-            assert!(
-                (gained - sign * want).abs() <= 1.0,
-                "{fen} {side}: gained {gained}, want {}",
-                sign * want
-            );
-            let doubled = at(fen, 200) - at(fen, 0);
-            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{fen} {side}");
-        }
-    }
+    assert_term_gains("shelter", &cases);
 }
 
 /// The `structure` term: a pawn with no pawn of its side on the files next to it costs 12 in the
 /// middlegame and 18 in the endgame, each pawn more than one on a file 10 and 28.
 #[test]
 fn isolated_and_doubled_pawns_cost_as_structure_says() {
-    let g = small("");
     // With only royal pieces and pawns the phase is the endgame; with White's two rooks, 1000
     // of the start's 1600 is middlegame.
     let blend = |mg: f64, eg: f64, phase: f64| (mg * phase + eg * (1600.0 - phase)) / 1600.0;
@@ -387,22 +392,5 @@ fn isolated_and_doubled_pawns_cost_as_structure_says() {
             blend(-24.0, -36.0, 1000.0),
         ),
     ];
-    for side in [" w ", " b "] {
-        let sign = if side == " w " { 1.0 } else { -1.0 };
-        let at = |fen: &str, percent: i32| {
-            let et = EvalTables::new(&small(&format!("eval structure={percent}\n")));
-            let fen = fen.replace(" w ", side);
-            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
-        };
-        for (fen, want) in cases {
-            let gained = at(fen, 100) - at(fen, 0);
-            assert!(
-                (gained - sign * want).abs() <= 1.0,
-                "{fen} {side}: gained {gained}, want {}",
-                sign * want
-            );
-            let doubled = at(fen, 200) - at(fen, 0);
-            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{fen} {side}");
-        }
-    }
+    assert_term_gains("structure", &cases);
 }

@@ -537,7 +537,8 @@ impl<'a> Worker<'a> {
             }
             let n = self.moves[ply].len();
             if may_sort && s < SCORE_COUNTER && i + 2 < n {
-                for k in i..n {
+                // Move `i` was judged just above.
+                for k in i + 1..n {
                     let (m, s) = (self.moves[ply][k], self.scores[ply][k]);
                     if Self::plain_quiet(s) && self.exchange_below(m, 0) {
                         self.scores[ply][k] = s + SCORE_BAD_QUIET;
