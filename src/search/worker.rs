@@ -761,7 +761,8 @@ impl<'a> Worker<'a> {
                 self.pick(ply, i, &mut sorted, depth > 5)
             };
             let tactical = m.promotion().is_some() || m.is_capture();
-            // Late move pruning and futility pruning of quiet moves, except checks.
+            // Late move pruning (after half as many quiet moves where the static eval is not
+            // improving) and futility pruning of quiet moves, except checks.
             let prune = pruning
                 || (ply > 0
                     && !in_check
@@ -769,7 +770,9 @@ impl<'a> Worker<'a> {
                     && !tactical
                     && best > -MATE_BOUND
                     && order < SCORE_KILLER
-                    && (depth <= 5 && quiets_tried >= (4 + 2 * depth * depth) as usize
+                    && (depth <= 5
+                        && quiets_tried
+                            >= ((4 + 2 * depth * depth) >> usize::from(!improving)) as usize
                         || depth <= 3 && eval + 80 + 110 * depth <= alpha));
             pruning = prune;
             if prune && !self.sh.checks.may_check_before(&self.pos, m) {
