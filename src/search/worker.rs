@@ -839,6 +839,20 @@ impl<'a> Worker<'a> {
                         order
                     };
                     r -= (history / 6000).clamp(-2, 2);
+                    // A move that takes its piece off a square where the exchange would lose it
+                    // (read on the board after the move, as the way back) may be what saves it.
+                    if r > 0
+                        && self.see_ok
+                        && m.kind() == MoveKind::Normal
+                        && see::see(
+                            &self.pos,
+                            self.sh.et,
+                            Move::new(m.to, m.from, MoveKind::Normal),
+                        )
+                        .is_some_and(|v| v < 0)
+                    {
+                        r -= 2;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.search(
