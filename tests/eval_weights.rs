@@ -233,7 +233,6 @@ fn a_piece_attacked_by_a_lesser_one_is_a_threat() {
 /// cannot answer by a capture, grow with the square of their sum.
 #[test]
 fn an_attack_on_the_royal_piece_gains_as_attack_says() {
-    let g = small("");
     // White's phase: 1000 of the start's 1600 with the two rooks, 1300 with the knight too.
     let blend = |mg: f64, eg: f64, phase: f64| (mg * phase + eg * (1600.0 - phase)) / 1600.0;
     let cases = [
@@ -253,24 +252,7 @@ fn an_attack_on_the_royal_piece_gains_as_attack_says() {
         // One rook: a lone attacker with no safe check adds nothing.
         ("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", 0.0),
     ];
-    for side in [" w ", " b "] {
-        let sign = if side == " w " { 1.0 } else { -1.0 };
-        let at = |fen: &str, percent: i32| {
-            let et = EvalTables::new(&small(&format!("eval attack={percent}\n")));
-            let fen = fen.replace(" w ", side);
-            f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
-        };
-        for (fen, want) in cases {
-            let gained = at(fen, 100) - at(fen, 0);
-            assert!(
-                (gained - sign * want).abs() <= 1.0,
-                "{fen} {side}: gained {gained}, want {}",
-                sign * want
-            );
-            let doubled = at(fen, 200) - at(fen, 0);
-            assert!((doubled - 2.0 * gained).abs() <= 2.0, "{fen} {side}");
-        }
-    }
+    assert_term_gains("attack", &cases);
 }
 
 /// The `unsafe` term: a destination an enemy pawn attacks counts that percent of one for
