@@ -338,6 +338,10 @@ struct SprtArgs {
     /// Fixed nodes per move instead of a clock.
     #[arg(long)]
     nodes: Option<u64>,
+    /// The new engine's own nodes per move (node odds): a gauntlet against a fixed opponent,
+    /// such as Fairy-Stockfish given as `--new` at a node count that scores near 50 %.
+    #[arg(long, requires = "nodes")]
+    new_nodes: Option<u64>,
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     elo0: f64,
     #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
@@ -820,6 +824,7 @@ fn sprt(a: SprtArgs) -> anyhow::Result<ExitCode> {
         openings,
         results: a.results,
         control,
+        new_nodes: a.new_nodes,
         sprt: Sprt {
             elo0: a.elo0,
             elo1: a.elo1,

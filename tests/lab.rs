@@ -213,3 +213,46 @@ fn tune_plays_fits_and_resumes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not the data of `chess`"));
 }
+
+/// `--new-nodes` gives the new engine its own node count (a gauntlet against a fixed opponent):
+/// the same binary at 30 nodes a move against itself at 3,000 loses every game, and the results
+/// file records the odds, so a run without them cannot resume it.
+#[test]
+fn sprt_node_odds() {
+    let dir = scratch("odds");
+    let out = Command::new(acedrex())
+        .args(["openings", "--variant", "shatranj", "--count", "3"])
+        .args(["--depth", "3"])
+        .arg("-o")
+        .arg(dir.join("suite.fen"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let run = |odds: &[&str]| {
+        let bin = acedrex();
+        Command::new(bin)
+            .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
+            .arg("--openings")
+            .arg(dir.join("suite.fen"))
+            .arg("--results")
+            .arg(dir.join("results.txt"))
+            .args(["--nodes", "3000", "--max-games", "4"])
+            .args(odds)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--new-nodes", "30"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("+0 =0 -4"), "{report}");
+    let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
+    assert!(results.contains("nodes 3000 new nodes 30 "), "{results}");
+    let out = run(&[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

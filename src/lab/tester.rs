@@ -103,6 +103,9 @@ pub struct SprtOptions {
     /// Finished pairs are appended here and read back on a restart.
     pub results: PathBuf,
     pub control: Control,
+    /// With a node-limited control: the new engine's own nodes per move, node odds for a
+    /// gauntlet against a fixed opponent (Fairy-Stockfish as `new`, say); None = the same count.
+    pub new_nodes: Option<u64>,
     pub sprt: Sprt,
     /// Stop after this many pairs even if the SPRT has not concluded.
     pub max_pairs: Option<u64>,
@@ -126,8 +129,11 @@ impl SprtOptions {
             ),
             None => "no adjudication".into(),
         };
+        let odds = self
+            .new_nodes
+            .map_or(String::new(), |n| format!(" new nodes {n}"));
         format!(
-            "variant {} openings {} {} hash {} {adj}",
+            "variant {} openings {} {}{odds} hash {} {adj}",
             self.variant,
             self.openings.display(),
             self.control,
@@ -338,7 +344,11 @@ pub fn run(opts: &SprtOptions) -> Result<Record, LabError> {
         } else {
             (&opts.base, "base")
         };
-        UciEngine::start(path, label, &name, variant_file.as_deref(), opts.hash_mb)
+        let mut e = UciEngine::start(path, label, &name, variant_file.as_deref(), opts.hash_mb)?;
+        if i == 0 {
+            e.nodes = opts.new_nodes;
+        }
+        Ok(e)
     };
     let mut engines = [Some(start(0)?), Some(start(1)?)];
     let tty = opts
@@ -484,7 +494,10 @@ pub fn play_game(
                 Duration::from_millis((clock[me].max(0) + margin + 1000) as u64),
             ),
             // Generous: a node-limited move never comes near it unless the engine hangs.
-            Control::Nodes(n) => (format!("nodes {n}"), Duration::from_secs(60)),
+            Control::Nodes(n) => (
+                format!("nodes {}", engines[me].nodes.unwrap_or(n)),
+                Duration::from_secs(60),
+            ),
         };
         let answer = match engines[me].go(fen, &moves, &args, timeout) {
             Ok(a) => a,

@@ -23,6 +23,9 @@ pub struct Answer {
 /// A running UCI engine.
 pub struct UciEngine {
     pub name: String,
+    /// Nodes per move for this engine where a node-limited run gives it its own count (node
+    /// odds against a fixed opponent), else the run's.
+    pub nodes: Option<u64>,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -58,6 +61,7 @@ impl UciEngine {
         });
         let mut e = UciEngine {
             name: name.to_string(),
+            nodes: None,
             child,
             stdin,
             lines: rx,
