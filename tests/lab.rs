@@ -73,32 +73,11 @@ fn move_suites_replay_from_the_start() {
     }
 }
 
-fn sprt(dir: &Path, games: u32) -> std::process::Output {
-    let bin = acedrex();
-    Command::new(bin)
-        .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
-        .arg("--openings")
-        .arg(dir.join("suite.fen"))
-        .arg("--results")
-        .arg(dir.join("results.txt"))
-        .args(["--nodes", "2000", "--max-games", &games.to_string()])
-        .output()
-        .unwrap()
-}
-
-#[test]
-fn sprt_plays_pairs_and_resumes() {
-    let dir = scratch("resume");
+/// Writes a three-opening shatranj suite into `dir`.
+fn write_suite(dir: &Path) {
     let out = Command::new(acedrex())
-        .args([
-            "openings",
-            "--variant",
-            "shatranj",
-            "--count",
-            "3",
-            "--depth",
-            "3",
-        ])
+        .args(["openings", "--variant", "shatranj", "--count", "3"])
+        .args(["--depth", "3"])
         .arg("-o")
         .arg(dir.join("suite.fen"))
         .output()
@@ -108,7 +87,33 @@ fn sprt_plays_pairs_and_resumes() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = sprt(&dir, 2);
+}
+
+/// The binary against itself at shatranj on `dir`'s suite and results file, `nodes` a move.
+fn sprt(dir: &Path, nodes: u32, games: u32, extra: &[&str]) -> std::process::Output {
+    let bin = acedrex();
+    Command::new(bin)
+        .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
+        .arg("--openings")
+        .arg(dir.join("suite.fen"))
+        .arg("--results")
+        .arg(dir.join("results.txt"))
+        .args([
+            "--nodes",
+            &nodes.to_string(),
+            "--max-games",
+            &games.to_string(),
+        ])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn sprt_plays_pairs_and_resumes() {
+    let dir = scratch("resume");
+    write_suite(&dir);
+    let out = sprt(&dir, 2000, 2, &[]);
     assert!(
         out.status.success(),
         "{}",
@@ -121,7 +126,7 @@ fn sprt_plays_pairs_and_resumes() {
     // The same engine at fixed nodes plays the same game from each side: the pair scores 1.
     assert!(report.contains("pentanomial [0, 0, 1, 0, 0]"), "{report}");
     // Started again with a larger limit: one more pair, after the one on file.
-    let out = sprt(&dir, 4);
+    let out = sprt(&dir, 2000, 4, &[]);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(report.contains("games 4 (2 pairs)"), "{report}");
     let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
@@ -130,16 +135,7 @@ fn sprt_plays_pairs_and_resumes() {
     assert!(pairs[0].starts_with("pair 0 opening 1 "), "{results}");
     assert!(pairs[1].starts_with("pair 1 opening 2 "), "{results}");
     // Other settings on the same file are refused rather than mixed.
-    let bin = acedrex();
-    let out = Command::new(bin)
-        .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
-        .arg("--openings")
-        .arg(dir.join("suite.fen"))
-        .arg("--results")
-        .arg(dir.join("results.txt"))
-        .args(["--nodes", "3000", "--max-games", "6"])
-        .output()
-        .unwrap();
+    let out = sprt(&dir, 3000, 6, &[]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -220,28 +216,8 @@ fn tune_plays_fits_and_resumes() {
 #[test]
 fn sprt_node_odds() {
     let dir = scratch("odds");
-    let out = Command::new(acedrex())
-        .args(["openings", "--variant", "shatranj", "--count", "3"])
-        .args(["--depth", "3"])
-        .arg("-o")
-        .arg(dir.join("suite.fen"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let run = |odds: &[&str]| {
-        let bin = acedrex();
-        Command::new(bin)
-            .args(["sprt", "--new", bin, "--base", bin, "--variant", "shatranj"])
-            .arg("--openings")
-            .arg(dir.join("suite.fen"))
-            .arg("--results")
-            .arg(dir.join("results.txt"))
-            .args(["--nodes", "3000", "--max-games", "4"])
-            .args(odds)
-            .output()
-            .unwrap()
-    };
-    let out = run(&["--new-nodes", "30"]);
+    write_suite(&dir);
+    let out = sprt(&dir, 3000, 4, &["--new-nodes", "30"]);
     assert!(
         out.status.success(),
         "{}",
@@ -251,7 +227,7 @@ fn sprt_node_odds() {
     assert!(report.contains("+0 =0 -4"), "{report}");
     let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
     assert!(results.contains("nodes 3000 new nodes 30 "), "{results}");
-    let out = run(&[]);
+    let out = sprt(&dir, 3000, 4, &[]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
     let _ = std::fs::remove_dir_all(&dir);
