@@ -391,6 +391,10 @@ struct TuneArgs {
     /// Games of the tuned against the untuned evaluation at the end (0: no match).
     #[arg(long, default_value_t = 100)]
     match_games: u64,
+    /// Play the data games with this UCI engine (Fairy-Stockfish, say) instead of acedrex: the
+    /// fit learns from a stronger engine's games. The match still plays acedrex.
+    #[arg(long)]
+    engine: Option<PathBuf>,
     /// Write a copy of the variant file with the fitted `eval` line here.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -859,6 +863,7 @@ fn tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
         positions: a.positions,
         passes: a.passes,
         match_games: a.match_games,
+        engine: a.engine,
         progress: None,
     };
     let r = tune::run(&opts)?;

@@ -232,3 +232,71 @@ fn sprt_node_odds() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `acedrex tune --engine` plays the data games with a UCI engine and referees them: here acedrex
+/// itself behind a script that logs what it is asked, and a fake engine whose move is illegal.
+#[cfg(unix)]
+#[test]
+fn tune_with_an_engine() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("tune-engine");
+    let script = |name: &str, body: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    };
+    let log = dir.join("asked.txt");
+    let logged = script(
+        "logged.sh",
+        format!("tee {} | exec {}\n", log.display(), acedrex()),
+    );
+    let run = |engine: &Path, data: &str| {
+        Command::new(acedrex())
+            .args(["tune", "--variant", "shatranj", "--engine"])
+            .arg(engine)
+            .arg("--openings")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/shatranj.fen"))
+            .arg("--data")
+            .arg(dir.join(data))
+            .args(["--games", "2", "--nodes", "300", "--passes", "2"])
+            .args(["--match-games", "0"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&logged, "data.txt");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let data = std::fs::read_to_string(dir.join("data.txt")).unwrap();
+    assert_eq!(data.matches("\n# game ").count(), 2, "{data}");
+    assert!(
+        data.lines().filter(|l| !l.starts_with('#')).count() > 10,
+        "{data}"
+    );
+    let asked = std::fs::read_to_string(&log).unwrap();
+    assert!(asked.contains("setoption name UCI_Variant value shatranj"));
+    // Every move was the engine's, each at 300 nodes ± 20 %.
+    let nodes: Vec<u64> = asked
+        .lines()
+        .filter_map(|l| l.strip_prefix("go nodes "))
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(nodes.len() > 10, "{asked}");
+    assert!(nodes.iter().all(|n| (240..=360).contains(n)), "{nodes:?}");
+    // An engine whose move is illegal stops the run with its name and move.
+    let fake = script(
+        "fake.sh",
+        "while read -r line; do case \"$line\" in\n\
+         uci) echo uciok;; isready) echo readyok;; go*) echo 'bestmove a1a1';; quit) exit;;\n\
+         esac; done\n"
+            .into(),
+    );
+    let out = run(&fake, "fake.txt");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("illegal move a1a1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,7 +4,9 @@
 //!    ±20 % per move, so that a suite played twice gives other games), one game per opening of
 //!    the suite. Quiet positions are recorded with the game's result: past the first plies, not in
 //!    check, neither the move played from it nor the move that led to it a capture. Each finished
-//!    game is appended to the data file, so a run started again goes on from there.
+//!    game is appended to the data file, so a run started again goes on from there. With
+//!    `--engine`, a UCI engine (Fairy-Stockfish, say) plays the games instead, refereed by
+//!    acedrex: the results are then those of stronger play.
 //! 2. **Fit.** The mean squared error between each result and `1 / (1 + 10^(-K e / 400))`, with
 //!    `e` the static evaluation from White's side: `K` first, for the weights as they stand, then
 //!    the weights by coordinate descent (each parameter tried a step up and a step down, kept when
@@ -18,9 +20,10 @@ use super::LabError;
 use super::openings;
 use super::stats::Pentanomial;
 use super::tester::Adjudication;
+use super::uci::UciEngine;
 use crate::eval::{EvalBasis, EvalTables};
 use crate::game::Game;
-use crate::position::Position;
+use crate::position::{Move, Position};
 use crate::rules::Winner;
 use crate::search::{Engine, Limits, Score};
 use crate::side::Side;
@@ -31,7 +34,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Plies of a game (after its opening) whose positions are not recorded.
 pub const SKIP_PLIES: usize = 8;
@@ -53,6 +56,8 @@ const RESIGN_PLIES: usize = 2 * ADJUDICATION.resign_moves as usize;
 const DRAW_PLY: usize = ADJUDICATION.draw_ply;
 const DRAW_CP: i32 = ADJUDICATION.draw_score;
 const DRAW_PLIES: usize = 2 * ADJUDICATION.draw_moves as usize;
+/// Generous: a node-limited move never comes near it unless the engine hangs.
+const UCI_MOVE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What a tuning run does.
 #[derive(Debug, Clone)]
@@ -66,6 +71,10 @@ pub struct TuneOptions {
     pub games: u64,
     /// Nodes per move, in the games and in the match.
     pub nodes: u64,
+    /// Plays the data games with this UCI engine instead of acedrex's own search: a stronger
+    /// engine that plays the variant (Fairy-Stockfish) gives results the evaluation should
+    /// have foreseen, not its own blind spots. None = acedrex.
+    pub engine: Option<PathBuf>,
     /// At most this many positions enter the fit (evenly spread over the data).
     pub positions: usize,
     /// Fit passes at most.
@@ -198,7 +207,8 @@ fn white_score(winner: Winner) -> f64 {
     }
 }
 
-/// Plays one game from `fen`; the node count of each move is drawn from `seed`.
+/// Plays one game from `fen` with acedrex's own search; the node count of each move is drawn
+/// from `seed`.
 pub fn data_game(
     game: &Arc<Game>,
     fen: &str,
@@ -206,10 +216,60 @@ pub fn data_game(
     nodes: u64,
     seed: u64,
 ) -> Result<DataGame, LabError> {
-    let mut pos = Position::from_fen(game, fen).map_err(|e| LabError::Usage(e.to_string()))?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let stop = Arc::new(AtomicBool::new(false));
     engine.clear();
+    play_data_game(game, fen, nodes, seed, &mut |pos, nodes| {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let r = engine.search(pos, &limits, &stop, &mut |_| {});
+        let m = r.best.expect("a legal move exists");
+        Ok((m, white_cp(r.score, pos.side_to_move())))
+    })
+}
+
+/// Plays one game from `fen` with a UCI engine (Fairy-Stockfish, say), the node count of each
+/// move drawn from `seed`; acedrex referees. An engine that fails or plays an illegal move
+/// ends the run with an error.
+pub fn data_game_uci(
+    game: &Arc<Game>,
+    fen: &str,
+    engine: &mut UciEngine,
+    nodes: u64,
+    seed: u64,
+) -> Result<DataGame, LabError> {
+    engine.new_game()?;
+    let mut moves: Vec<String> = Vec::new();
+    play_data_game(game, fen, nodes, seed, &mut |pos, nodes| {
+        let answer = engine.go(fen, &moves, &format!("nodes {nodes}"), UCI_MOVE_TIMEOUT)?;
+        let m = pos
+            .parse_move(&answer.bestmove)
+            .map_err(|e| LabError::Engine {
+                engine: engine.name.clone(),
+                what: format!("illegal move {}: {e}", answer.bestmove),
+            })?;
+        moves.push(answer.bestmove);
+        // A move without a score counts as level: it neither resigns nor keeps a draw run.
+        let cp = answer.score.unwrap_or(0);
+        Ok((m, cp * pos.side_to_move().sign()))
+    })
+}
+
+/// A data game's player: given the position and this move's node count, the move and its
+/// search's score for White.
+type Chooser<'a> = dyn FnMut(&mut Position, u64) -> Result<(Move, i32), LabError> + 'a;
+
+/// The referee of a data game, whose moves `choose` picks.
+fn play_data_game(
+    game: &Arc<Game>,
+    fen: &str,
+    nodes: u64,
+    seed: u64,
+    choose: &mut Chooser,
+) -> Result<DataGame, LabError> {
+    let mut pos = Position::from_fen(game, fen).map_err(|e| LabError::Usage(e.to_string()))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut quiet, mut adj) = (Vec::new(), Adjudicator::default());
     let mut after_capture = false;
     for ply in 0.. {
@@ -232,19 +292,13 @@ pub fn data_game(
             });
         }
         let spread = nodes / 5;
-        let limits = Limits {
-            nodes: Some(nodes - spread + rng.random_range(0..=2 * spread)),
-            ..Limits::default()
-        };
-        let r = engine.search(&pos, &limits, &stop, &mut |_| {});
-        let m = r.best.expect("a legal move exists");
+        let (m, white_cp) = choose(&mut pos, nodes - spread + rng.random_range(0..=2 * spread))?;
         if ply >= SKIP_PLIES && !after_capture && !m.is_capture() && !pos.in_check() {
             quiet.push(pos.fen());
         }
         after_capture = m.is_capture();
-        let side = pos.side_to_move();
         pos.make(m);
-        if let Some((result, reason)) = adj.hear(ply + 1, white_cp(r.score, side)) {
+        if let Some((result, reason)) = adj.hear(ply + 1, white_cp) {
             return Ok(DataGame {
                 result,
                 reason: reason.into(),
@@ -308,11 +362,24 @@ fn play_data(
         writeln!(file, "{}", data_header(name)).map_err(io)?;
     }
     let mut engine = Engine::new(16, 1);
+    let mut uci = match &opts.engine {
+        Some(path) => {
+            let file = crate::variant::builtin(&opts.variant)
+                .is_none()
+                .then(|| PathBuf::from(&opts.variant));
+            Some(UciEngine::start(path, "data", name, file.as_deref(), 16)?)
+        }
+        None => None,
+    };
     let t0 = Instant::now();
     let first = have;
     while have < opts.games {
         let opening = (have % suite.len() as u64) as usize;
-        let g = data_game(game, &suite[opening], &mut engine, opts.nodes, have)?;
+        let fen = &suite[opening];
+        let g = match uci.as_mut() {
+            Some(e) => data_game_uci(game, fen, e, opts.nodes, have)?,
+            None => data_game(game, fen, &mut engine, opts.nodes, have)?,
+        };
         let mut text = String::new();
         for f in &g.quiet {
             text += &format!("{} {f}\n", g.result);
