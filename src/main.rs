@@ -342,6 +342,14 @@ struct SprtArgs {
     /// such as Fairy-Stockfish given as `--new` at a node count that scores near 50 %.
     #[arg(long, requires = "nodes")]
     new_nodes: Option<u64>,
+    /// A variant file the new engine loads (UCI `VariantPath`) in place of the variant's own:
+    /// an `eval` line tested against the shipped one with the same binary, no rebuild. Its
+    /// `variant` name must be the variant's.
+    #[arg(long)]
+    new_file: Option<PathBuf>,
+    /// The same for the base engine (acedrex as the base of a gauntlet).
+    #[arg(long)]
+    base_file: Option<PathBuf>,
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     elo0: f64,
     #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
@@ -829,6 +837,7 @@ fn sprt(a: SprtArgs) -> anyhow::Result<ExitCode> {
         results: a.results,
         control,
         new_nodes: a.new_nodes,
+        files: [a.new_file, a.base_file],
         sprt: Sprt {
             elo0: a.elo0,
             elo1: a.elo1,

@@ -238,19 +238,9 @@ fn sprt_node_odds() {
 #[cfg(unix)]
 #[test]
 fn tune_with_an_engine() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = scratch("tune-engine");
-    let script = |name: &str, body: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
-    };
     let log = dir.join("asked.txt");
-    let logged = script(
-        "logged.sh",
-        format!("tee {} | exec {}\n", log.display(), acedrex()),
-    );
+    let logged = logged_engine(&dir, "logged.sh", &log);
     let run = |engine: &Path, data: &str| {
         Command::new(acedrex())
             .args(["tune", "--variant", "shatranj", "--engine"])
@@ -288,6 +278,7 @@ fn tune_with_an_engine() {
     assert!(nodes.iter().all(|n| (240..=360).contains(n)), "{nodes:?}");
     // An engine whose move is illegal stops the run with its name and move.
     let fake = script(
+        &dir,
         "fake.sh",
         "while read -r line; do case \"$line\" in\n\
          uci) echo uciok;; isready) echo readyok;; go*) echo 'bestmove a1a1';; quit) exit;;\n\
@@ -298,5 +289,86 @@ fn tune_with_an_engine() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("illegal move a1a1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An executable shell script in `dir`.
+#[cfg(unix)]
+fn script(dir: &Path, name: &str, body: String) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// acedrex behind a script that logs what it is told to `log`.
+#[cfg(unix)]
+fn logged_engine(dir: &Path, name: &str, log: &Path) -> PathBuf {
+    script(
+        dir,
+        name,
+        format!("tee {} | exec {}\n", log.display(), acedrex()),
+    )
+}
+
+/// `--new-file`: the new engine loads a variant file of the same variant by `VariantPath`, the
+/// base engine does not; the results file records it; a file of another variant is refused.
+#[cfg(unix)]
+#[test]
+fn sprt_new_file() {
+    let dir = scratch("new-file");
+    write_suite(&dir);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/shatranj.txt");
+    let file = dir.join("trial.txt");
+    std::fs::copy(&shipped, &file).unwrap();
+    let (new_log, base_log) = (dir.join("new.txt"), dir.join("base.txt"));
+    let new = logged_engine(&dir, "new.sh", &new_log);
+    let base = logged_engine(&dir, "base.sh", &base_log);
+    let run = |file: &Path| {
+        Command::new(acedrex())
+            .args(["sprt", "--variant", "shatranj", "--new"])
+            .arg(&new)
+            .arg("--base")
+            .arg(&base)
+            .arg("--new-file")
+            .arg(file)
+            .arg("--openings")
+            .arg(dir.join("suite.fen"))
+            .arg("--results")
+            .arg(dir.join("results.txt"))
+            .args(["--nodes", "200", "--max-games", "2"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let told = |log: &Path| std::fs::read_to_string(log).unwrap();
+    let path_option = format!("setoption name VariantPath value {}", file.display());
+    assert!(told(&new_log).contains(&path_option), "{}", told(&new_log));
+    assert!(
+        !told(&base_log).contains("VariantPath"),
+        "{}",
+        told(&base_log)
+    );
+    let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
+    assert!(
+        results.contains(&format!(" new file {} ", file.display())),
+        "{results}"
+    );
+    let other = dir.join("chess.txt");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/chess.txt"),
+        &other,
+    )
+    .unwrap();
+    let out = run(&other);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("variant `chess`, not `shatranj`"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

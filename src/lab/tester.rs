@@ -106,6 +106,9 @@ pub struct SprtOptions {
     /// With a node-limited control: the new engine's own nodes per move, node odds for a
     /// gauntlet against a fixed opponent (Fairy-Stockfish as `new`, say); None = the same count.
     pub new_nodes: Option<u64>,
+    /// Per engine (new, base): a variant file it loads by `VariantPath` instead of the
+    /// variant's own (the same variant name, other parameters: an `eval` line on trial).
+    pub files: [Option<PathBuf>; 2],
     pub sprt: Sprt,
     /// Stop after this many pairs even if the SPRT has not concluded.
     pub max_pairs: Option<u64>,
@@ -129,9 +132,14 @@ impl SprtOptions {
             ),
             None => "no adjudication".into(),
         };
-        let odds = self
+        let mut odds = self
             .new_nodes
             .map_or(String::new(), |n| format!(" new nodes {n}"));
+        for (who, f) in ["new", "base"].iter().zip(&self.files) {
+            if let Some(f) = f {
+                odds += &format!(" {who} file {}", f.display());
+            }
+        }
         format!(
             "variant {} openings {} {}{odds} hash {} {adj}",
             self.variant,
@@ -311,6 +319,18 @@ pub fn run(opts: &SprtOptions) -> Result<Record, LabError> {
         ));
     }
     let name = variant.name.clone();
+    // A file on trial must name the same variant: the engine selects it by that name.
+    for f in opts.files.iter().flatten() {
+        let v = crate::variant::load(&f.display().to_string())
+            .map_err(|e| LabError::Variant(e.to_string()))?;
+        if v.name != name {
+            return Err(LabError::Usage(format!(
+                "{}: variant `{}`, not `{name}`",
+                f.display(),
+                v.name
+            )));
+        }
+    }
     let variant_file =
         (crate::variant::builtin(&opts.variant).is_none()).then(|| PathBuf::from(&opts.variant));
     let game = Game::new(variant);
@@ -344,7 +364,8 @@ pub fn run(opts: &SprtOptions) -> Result<Record, LabError> {
         } else {
             (&opts.base, "base")
         };
-        let mut e = UciEngine::start(path, label, &name, variant_file.as_deref(), opts.hash_mb)?;
+        let file = opts.files[i].as_deref().or(variant_file.as_deref());
+        let mut e = UciEngine::start(path, label, &name, file, opts.hash_mb)?;
         if i == 0 {
             e.nodes = opts.new_nodes;
         }
