@@ -132,16 +132,16 @@ impl SprtOptions {
             ),
             None => "no adjudication".into(),
         };
-        let mut odds = self
+        let mut engines = self
             .new_nodes
             .map_or(String::new(), |n| format!(" new nodes {n}"));
         for (who, f) in ["new", "base"].iter().zip(&self.files) {
             if let Some(f) = f {
-                odds += &format!(" {who} file {}", f.display());
+                engines += &format!(" {who} file {}", f.display());
             }
         }
         format!(
-            "variant {} openings {} {}{odds} hash {} {adj}",
+            "variant {} openings {} {}{engines} hash {} {adj}",
             self.variant,
             self.openings.display(),
             self.control,
@@ -331,8 +331,7 @@ pub fn run(opts: &SprtOptions) -> Result<Record, LabError> {
             )));
         }
     }
-    let variant_file =
-        (crate::variant::builtin(&opts.variant).is_none()).then(|| PathBuf::from(&opts.variant));
+    let variant_file = super::uci::variant_path(&opts.variant);
     let game = Game::new(variant);
     let suite = openings::read(&opts.openings)?;
     if suite.is_empty() {

@@ -256,6 +256,12 @@ pub fn data_game_uci(
     })
 }
 
+/// Who plays the data games: acedrex's own search, or a UCI engine (`--engine`).
+enum Player {
+    Own(Engine),
+    Uci(UciEngine),
+}
+
 /// A data game's player: given the position and this move's node count, the move and its
 /// search's score for White.
 type Chooser<'a> = dyn FnMut(&mut Position, u64) -> Result<(Move, i32), LabError> + 'a;
@@ -361,24 +367,21 @@ fn play_data(
     if fresh {
         writeln!(file, "{}", data_header(name)).map_err(io)?;
     }
-    let mut engine = Engine::new(16, 1);
-    let mut uci = match &opts.engine {
+    let mut player = match &opts.engine {
         Some(path) => {
-            let file = crate::variant::builtin(&opts.variant)
-                .is_none()
-                .then(|| PathBuf::from(&opts.variant));
-            Some(UciEngine::start(path, "data", name, file.as_deref(), 16)?)
+            let file = super::uci::variant_path(&opts.variant);
+            Player::Uci(UciEngine::start(path, "data", name, file.as_deref(), 16)?)
         }
-        None => None,
+        None => Player::Own(Engine::new(16, 1)),
     };
     let t0 = Instant::now();
     let first = have;
     while have < opts.games {
         let opening = (have % suite.len() as u64) as usize;
         let fen = &suite[opening];
-        let g = match uci.as_mut() {
-            Some(e) => data_game_uci(game, fen, e, opts.nodes, have)?,
-            None => data_game(game, fen, &mut engine, opts.nodes, have)?,
+        let g = match &mut player {
+            Player::Uci(e) => data_game_uci(game, fen, e, opts.nodes, have)?,
+            Player::Own(e) => data_game(game, fen, e, opts.nodes, have)?,
         };
         let mut text = String::new();
         for f in &g.quiet {

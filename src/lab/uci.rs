@@ -3,7 +3,7 @@
 
 use super::LabError;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -29,6 +29,14 @@ pub struct UciEngine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+}
+
+/// What a UCI engine is sent as `VariantPath` for `variant` (a shipped name, or a file's path):
+/// nothing for a shipped variant, the file otherwise.
+pub fn variant_path(variant: &str) -> Option<PathBuf> {
+    crate::variant::builtin(variant)
+        .is_none()
+        .then(|| PathBuf::from(variant))
 }
 
 impl UciEngine {
