@@ -403,6 +403,13 @@ struct TuneArgs {
     /// fit learns from a stronger engine's games. The match still plays acedrex.
     #[arg(long)]
     engine: Option<PathBuf>,
+    /// Fit to this UCI engine's judgement instead of the game results: each position's label is
+    /// the engine's score at `--label-depth` (White's expected score, `1 / (1 + 10^(-cp/400))`).
+    #[arg(long)]
+    label_engine: Option<PathBuf>,
+    /// The depth of `--label-engine`'s search on each position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    label_depth: u32,
     /// Write a copy of the variant file with the fitted `eval` line here.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -873,6 +880,7 @@ fn tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
         passes: a.passes,
         match_games: a.match_games,
         engine: a.engine,
+        label: a.label_engine.map(|path| (path, a.label_depth)),
         progress: None,
     };
     let r = tune::run(&opts)?;
@@ -905,8 +913,11 @@ fn tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &a.output {
         let text = acedrex::variant::source_text(&opts.variant)?;
+        let labels = opts.label.as_ref().map_or(String::new(), |(path, depth)| {
+            format!(", labelled by {} at depth {depth}", path.display())
+        });
         let note = format!(
-            "fitted by `acedrex tune` to {} positions of {} games at {} nodes per move (error {:.6} -> {:.6})",
+            "fitted by `acedrex tune` to {} positions of {} games at {} nodes per move{labels} (error {:.6} -> {:.6})",
             r.positions, r.games, opts.nodes, f.before, f.after
         );
         let out = tune::with_eval_line(&text, r.line.as_deref().unwrap_or("#"), &note);

@@ -292,6 +292,71 @@ fn tune_with_an_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--label-engine`: the fit's positions are labelled by a UCI engine's search of each at the
+/// depth asked, not by the results of their games.
+#[cfg(unix)]
+#[test]
+fn tune_labelled_by_an_engine() {
+    let dir = scratch("tune-label");
+    let log = dir.join("asked.txt");
+    let logged = logged_engine(&dir, "logged.sh", &log);
+    let run = |label: Option<&Path>| {
+        let mut cmd = Command::new(acedrex());
+        cmd.args(["tune", "--variant", "shatranj", "--openings"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/shatranj.fen"))
+            .arg("--data")
+            .arg(dir.join("data.txt"))
+            .args(["--games", "2", "--nodes", "300", "--passes", "2"])
+            .args(["--match-games", "0"]);
+        if let Some(engine) = label {
+            cmd.arg("--label-engine")
+                .arg(engine)
+                .args(["--label-depth", "2"]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let by_results = run(None);
+    let by_engine = run(Some(&logged));
+    let data = std::fs::read_to_string(dir.join("data.txt")).unwrap();
+    let asked = std::fs::read_to_string(&log).unwrap();
+    // One search of the depth asked per position fitted or held out, of that position.
+    let counts: Vec<usize> = by_engine
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (fitted, held) = (counts[1], counts[2]);
+    assert!(fitted > 10, "{by_engine}");
+    assert_eq!(
+        asked.lines().filter(|l| *l == "go depth 2").count(),
+        fitted + held,
+        "{asked}"
+    );
+    for fen in asked
+        .lines()
+        .filter_map(|l| l.strip_prefix("position fen "))
+    {
+        assert!(
+            data.lines().any(|l| l.ends_with(fen)),
+            "{fen} not in {data}"
+        );
+    }
+    // The engine's judgement is not the games' results: the fit starts from another error.
+    let error = |out: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix("error "))
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(error(&by_results), error(&by_engine));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An executable shell script in `dir`.
 #[cfg(unix)]
 fn script(dir: &Path, name: &str, body: String) -> PathBuf {

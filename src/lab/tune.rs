@@ -11,7 +11,9 @@
 //!    `e` the static evaluation from White's side: `K` first, for the weights as they stand, then
 //!    the weights by coordinate descent (each parameter tried a step up and a step down, kept when
 //!    the error falls; the steps halve when a pass finds nothing). Every tenth game is held out
-//!    and its error reported too, as a check against fitting noise.
+//!    and its error reported too, as a check against fitting noise. With `--label-engine`, each
+//!    fitted position's result is replaced by a UCI engine's expected score after a shallow
+//!    search of it: the fit then learns that engine's judgement, position by position.
 //! 3. **Match.** The tuned evaluation against the untuned one in self-play: two games of the
 //!    variant, one with the fitted `eval` line, each engine on its own position, the moves passed
 //!    as text; game pairs from the suite with both colours, the pentanomial Elo of the pairs.
@@ -75,6 +77,10 @@ pub struct TuneOptions {
     /// engine that plays the variant (Fairy-Stockfish) gives results the evaluation should
     /// have foreseen, not its own blind spots. None = acedrex.
     pub engine: Option<PathBuf>,
+    /// Labels the fitted positions with this UCI engine's score at this depth instead of the
+    /// game results: the evaluation learns the stronger engine's judgement of each position,
+    /// which is far less noisy than the one result of a whole game. None = the results.
+    pub label: Option<(PathBuf, u32)>,
     /// At most this many positions enter the fit (evenly spread over the data).
     pub positions: usize,
     /// Fit passes at most.
@@ -85,7 +91,8 @@ pub struct TuneOptions {
     pub progress: Option<bool>,
 }
 
-/// One recorded position: the game's score for White (1, ½, 0), the game's index, the FEN.
+/// One recorded position: White's score (the game's 1, ½ or 0, or an engine's expected score
+/// between), the game's index, the FEN.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
     pub result: f64,
@@ -132,10 +139,10 @@ pub fn read_data(path: &Path, variant: &str) -> Result<(u64, Vec<Sample>), LabEr
         let result = line
             .split_once(' ')
             .and_then(|(r, fen)| Some((r.parse::<f64>().ok()?, fen)))
-            .filter(|(r, _)| [0.0, 0.5, 1.0].contains(r));
+            .filter(|(r, _)| (0.0..=1.0).contains(r));
         let Some((result, fen)) = result else {
             return Err(bad(format!(
-                "line {}: expected `RESULT FEN` with RESULT 1, 0.5 or 0, got `{line}`",
+                "line {}: expected `RESULT FEN` with RESULT from 0 to 1 (White's score), got `{line}`",
                 n + 1
             )));
         };
@@ -771,6 +778,41 @@ pub fn play_match(
     Ok(res)
 }
 
+/// Replaces each sample's result by a UCI engine's judgement: its score after a search of
+/// `depth` as White's expected score, `1 / (1 + 10^(-cp / 400))` (mates as certainties).
+fn label_samples(
+    game: &Arc<Game>,
+    variant: &str,
+    path: &Path,
+    depth: u32,
+    samples: &mut [Sample],
+    progress: &Progress,
+) -> Result<(), LabError> {
+    let file = super::uci::variant_path(variant);
+    let mut engine = UciEngine::start(path, "label", &game.variant.name, file.as_deref(), 16)?;
+    let n = samples.len();
+    for (i, s) in samples.iter_mut().enumerate() {
+        let answer = engine.go(&s.fen, &[], &format!("depth {depth}"), UCI_MOVE_TIMEOUT)?;
+        let pos = Position::from_fen(game, &s.fen)
+            .map_err(|e| LabError::Usage(format!("data position `{}`: {e}", s.fen)))?;
+        s.result = expected_score(answer.score.unwrap_or(0) * pos.side_to_move().sign());
+        if i % 256 == 0 || i + 1 == n {
+            progress.show(&format!(
+                "tune labels [{}] {}/{n}",
+                bar(i as u64 + 1, n as u64),
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A score in centipawns as the expected score it stands for, on the logistic the fit uses with
+/// `K = 1`; mates (±100,000) are as good as certain.
+fn expected_score(cp: i32) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-f64::from(cp.clamp(-4000, 4000)) / 400.0))
+}
+
 /// What a tuning run found.
 #[derive(Debug, Clone)]
 pub struct TuneReport {
@@ -812,9 +854,12 @@ pub fn run(opts: &TuneOptions) -> Result<TuneReport, LabError> {
     let (_, samples) = read_data(&opts.data, &game.variant.name)?;
     // Evenly spread over the data when there are more than wanted.
     let stride = samples.len().div_ceil(opts.positions.max(1)).max(1);
-    let picked: Vec<&Sample> = samples.iter().step_by(stride).collect();
-    let (held, train): (Vec<&Sample>, Vec<&Sample>) =
-        picked.into_iter().partition(|s| s.game % 10 == 9);
+    let mut picked: Vec<Sample> = samples.into_iter().step_by(stride).collect();
+    if let Some((path, depth)) = &opts.label {
+        label_samples(&game, &opts.variant, path, *depth, &mut picked, &progress)?;
+        progress.done();
+    }
+    let (held, train): (Vec<&Sample>, Vec<&Sample>) = picked.iter().partition(|s| s.game % 10 == 9);
     if train.is_empty() {
         return Err(LabError::Usage(format!(
             "{}: no positions to fit: play more games (--games)",
@@ -885,6 +930,15 @@ pub fn run(opts: &TuneOptions) -> Result<TuneReport, LabError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_scores_of_engine_labels() {
+        assert_eq!(expected_score(0), 0.5);
+        assert!((expected_score(400) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((expected_score(-400) - 1.0 / 11.0).abs() < 1e-12);
+        assert!(expected_score(100_000 - 3) > 0.999_999);
+        assert!(expected_score(-100_000 + 3) < 0.000_001);
+    }
 
     /// Positions along random games of chess, which trade material unevenly.
     fn walk_positions(game: &Arc<Game>, count: usize) -> FitSet {
