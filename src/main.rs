@@ -35,6 +35,9 @@ enum Command {
     Moves(MovesArgs),
     /// Print a position: the board, its FEN, and whether the side to move is in check.
     Show(ShowArgs),
+    /// Print a position's static evaluation term by term: each side's middlegame and endgame
+    /// values, the phase that blends them, and the total.
+    Eval(ShowArgs),
     /// Play against the engine in the terminal.
     Play(PlayArgs),
     /// The engine against itself; PGN to -o (or stdout), a summary at the end.
@@ -483,6 +486,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft(args),
         Command::Moves(args) => moves(args),
         Command::Show(args) => show(args),
+        Command::Eval(args) => eval(args),
         Command::Play(args) => play(args),
         Command::Selfplay(args) => selfplay(args),
         Command::Diagram(args) => diagram(args),
@@ -597,6 +601,14 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     if pos.in_check() {
         outln!("the side to move is in check")?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `acedrex eval`: the static evaluation term by term.
+fn eval(args: ShowArgs) -> anyhow::Result<ExitCode> {
+    let pos = args.at.position()?;
+    let tables = acedrex::eval::EvalTables::new(pos.game());
+    outln!("{}", tables.trace(&pos))?;
     Ok(ExitCode::SUCCESS)
 }
 

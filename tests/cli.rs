@@ -11,6 +11,7 @@ fn closed_pipe_ends_quietly() {
         &["moves", "--variant", "chess"],
         &["perft", "1", "--divide", "--variant", "chess"],
         &["show", "--variant", "chess"],
+        &["eval", "--variant", "chess"],
     ] {
         // The reader is closed before the command starts, so its first write fails.
         let (reader, writer) = std::io::pipe().unwrap();
@@ -89,4 +90,16 @@ fn variants_are_listed_and_misspellings_suggested() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("did you mean `capablanca`"), "{err}");
+}
+
+/// `acedrex eval`: the terms of each side, the phase, the totals; the same position as the UCI
+/// `eval` command.
+#[test]
+fn eval_prints_the_terms() {
+    let out = Command::new(env!("CARGO_BIN_EXE_acedrex"))
+        .args(["eval", "--variant", "capablanca", "--moves", "e2e4"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
 }

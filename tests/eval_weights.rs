@@ -376,3 +376,82 @@ fn isolated_and_doubled_pawns_cost_as_structure_says() {
     ];
     assert_term_gains("structure", &cases);
 }
+
+/// The trace is the evaluation: its rows, blended by its phase, are its total for White, and that
+/// total with the tempo is what the search sees, in positions along random games of several
+/// variants (with and without royal pieces, pawns that promote, the bare-king rule).
+#[test]
+fn the_trace_adds_up_to_the_evaluation() {
+    for name in [
+        "chess",
+        "capablanca",
+        "shatranj",
+        "grant-acedrex",
+        "chu",
+        "antichess",
+    ] {
+        let g = common::game(name);
+        let et = EvalTables::new(&g);
+        let mut nonzero = std::collections::BTreeSet::new();
+        for pos in positions(&g, 160) {
+            let t = et.trace(&pos);
+            assert_eq!(t.side_to_move, et.evaluate(&pos), "{name} {}", pos.fen());
+            let (phase, total) = (t.phase as i64, t.phase_total as i64);
+            assert!((0..=total).contains(&phase), "{name} {}", pos.fen());
+            let blend = |pick: fn(&acedrex::eval::TraceRow) -> (i32, i32)| {
+                let (mg, eg) = t
+                    .rows
+                    .iter()
+                    .map(pick)
+                    .fold((0i64, 0i64), |(a, b), (m, e)| (a + m as i64, b + e as i64));
+                ((mg * phase + eg * (total - phase)) / total) as i32
+            };
+            let white = blend(|r| r.white) - blend(|r| r.black) + t.bare_king;
+            assert_eq!(white, t.white, "{name} {}", pos.fen());
+            assert_eq!(
+                t.white * pos.side_to_move().sign() + t.tempo,
+                t.side_to_move,
+                "{name} {}",
+                pos.fen()
+            );
+            for r in &t.rows {
+                if r.white != (0, 0) || r.black != (0, 0) {
+                    nonzero.insert(r.name);
+                }
+            }
+        }
+        for term in ["material", "mobility"] {
+            assert!(nonzero.contains(term), "{name}: {term} never moved");
+        }
+    }
+}
+
+/// A term set to 0 in the `eval` line is a row of zeros in the trace, where the derived
+/// evaluation gives it values.
+#[test]
+fn a_term_at_zero_is_a_row_of_zeros() {
+    let g = common::game("capablanca");
+    let walk = positions(&g, 120);
+    let row = |et: &EvalTables, term: &str| {
+        walk.iter()
+            .map(|p| {
+                let t = et.trace(p);
+                let r = t.rows.iter().find(|r| r.name == term).unwrap();
+                (r.white, r.black)
+            })
+            .filter(|&(w, b)| w != (0, 0) || b != (0, 0))
+            .count()
+    };
+    let derived = EvalTables::with_weights(&g, &EvalWeights::default());
+    for term in ["king", "mobility", "shelter", "structure"] {
+        assert!(row(&derived, term) > 0, "{term} is never used");
+        let mut weights = EvalWeights::default();
+        let i = EVAL_TERMS.iter().position(|&t| t == term).unwrap();
+        weights.terms[i] = 0;
+        assert_eq!(
+            row(&EvalTables::with_weights(&g, &weights), term),
+            0,
+            "{term}=0"
+        );
+    }
+}

@@ -686,6 +686,16 @@ fn uci_bad_input_is_reported_and_ignored() {
     insta::assert_snapshot!(out);
 }
 
+/// `eval` prints the static evaluation of the current position term by term, as info strings,
+/// and the session goes on.
+#[test]
+fn uci_eval_traces_the_position() {
+    let out = uci(
+        "setoption name UCI_Variant value capablanca\nposition startpos moves e2e4\neval\nisready\n",
+    );
+    insta::assert_snapshot!(out);
+}
+
 #[test]
 fn uci_variant_path_and_ponder() {
     let path = concat!(

@@ -905,9 +905,9 @@ impl EvalTables {
     }
 
     /// Mobility of one side's pieces against what their squares promise on average, (mg, eg); a
-    /// destination an enemy pawn attacks counts `unsafe` percent of one. With it, the threats and
-    /// what the attack on the enemy royal piece needs.
-    fn mobility(&self, pos: &Position, side: Side) -> (i32, i32, Attack) {
+    /// destination an enemy pawn attacks counts `unsafe` percent of one. With it, the threats (one
+    /// value for both phases) and what the attack on the enemy royal piece needs.
+    fn mobility(&self, pos: &Position, side: Side) -> (i32, i32, i32, Attack) {
         let (mut mg, mut eg) = (0, 0);
         let mut threats = 0;
         let unsafe_cells = if self.unsafe_percent == 100 {
@@ -982,7 +982,7 @@ impl EvalTables {
             attackers,
             hits,
         };
-        (mg / 8 + t, eg / 8 + t, attack)
+        (mg / 8, eg / 8, t, attack)
     }
 
     /// The evaluation of a position from its terms, for the side to move.
@@ -1091,46 +1091,205 @@ impl EvalTables {
         )
     }
 
+    /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
+    /// the board is skipped: mobility, threats and the attack are 0.
+    fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
+        let walks = with_mobility.then(|| Side::BOTH.map(|side| self.mobility(pos, side)));
+        std::array::from_fn(|side| {
+            let who = Side::from_index(side);
+            let danger = st.danger[side];
+            let king =
+                8 * st.shield[side].min(3) as i64 - (danger as i64 * danger as i64 / 4).min(400);
+            let (mobility, threats, attack) =
+                walks.as_ref().map_or(((0, 0), (0, 0), (0, 0)), |w| {
+                    let (mg, eg, t, ref att) = w[side];
+                    let attack = if self.attack_percent == 0 {
+                        (0, 0)
+                    } else {
+                        att.bonus(&w[side ^ 1].3, self.attack_percent)
+                    };
+                    ((mg, eg), (t, t), attack)
+                });
+            Terms {
+                material: (st.mg[side], st.eg[side]),
+                king: ((king * self.king_percent / 100) as i32, 0),
+                mobility,
+                threats,
+                attack,
+                passed: self.passers(pos, st, who),
+                shelter: (self.shelter(pos, st, who), 0),
+                structure: self.structure(st, who),
+            }
+        })
+    }
+
+    /// The middlegame share of the phase, as (phase, total): the blend is
+    /// `(mg × phase + eg × (total − phase)) / total`.
+    fn phase(&self, st: &EvalState) -> (i64, i64) {
+        (
+            st.phase.min(self.phase_total) as i64,
+            self.phase_total as i64,
+        )
+    }
+
+    /// What the bare-king rule adds for White: pieces are worth more when losing the last one
+    /// loses the game.
+    fn bare_king_bonus(&self, st: &EvalState) -> i32 {
+        const FEW: [i32; 4] = [600, 200, 80, 30];
+        if !self.bare_king {
+            return 0;
+        }
+        let few = |side: usize| FEW.get(st.nonroyal[side] as usize).copied().unwrap_or(0);
+        few(1) - few(0)
+    }
+
     fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
-        let phase = st.phase.min(self.phase_total);
-        let mut score = 0;
-        // In i64: a board packed with pieces overflows the products in i32.
-        let (phase, total) = (phase as i64, self.phase_total as i64);
-        let walks = with_mobility.then(|| {
-            let [w, b] = Side::BOTH.map(|side| self.mobility(pos, side));
-            if self.attack_percent == 0 {
-                return [(w.0, w.1), (b.0, b.1)];
-            }
-            let (wa, ba) = (
-                w.2.bonus(&b.2, self.attack_percent),
-                b.2.bonus(&w.2, self.attack_percent),
-            );
-            [(w.0 + wa.0, w.1 + wa.1), (b.0 + ba.0, b.1 + ba.1)]
-        });
-        for side in 0..2 {
-            let danger = st.danger[side] as i64;
-            let (pmg, peg) = walks.map_or((0, 0), |w| w[side]);
-            let king = 8 * st.shield[side].min(3) as i64 - (danger * danger / 4).min(400);
-            let (xmg, xeg) = self.passers(pos, st, Side::from_index(side));
-            let shelter = self.shelter(pos, st, Side::from_index(side));
-            let (smg, seg) = self.structure(st, Side::from_index(side));
-            let mg = st.mg[side] as i64
-                + king * self.king_percent / 100
-                + (pmg + xmg + shelter + smg) as i64;
-            let eg = st.eg[side] as i64 + (peg + xeg + seg) as i64;
-            let s = (mg * phase + eg * (total - phase)) / total;
-            score += if side == 0 { s } else { -s } as i32;
+        let (phase, total) = self.phase(st);
+        let [w, b] = self
+            .terms(pos, st, with_mobility)
+            .map(|t| t.blend(phase, total));
+        (w - b + self.bare_king_bonus(st)) * pos.side_to_move().sign() + TEMPO
+    }
+
+    /// The evaluation term by term, for people: what [`EvalTables::evaluate`] adds up.
+    pub fn trace(&self, pos: &Position) -> EvalTrace {
+        let st = self.state(pos);
+        let (phase, total) = self.phase(&st);
+        let [w, b] = self.terms(pos, &st, true);
+        EvalTrace {
+            rows: Terms::NAMES
+                .iter()
+                .zip(w.rows().into_iter().zip(b.rows()))
+                .map(|(&name, (white, black))| TraceRow { name, white, black })
+                .collect(),
+            phase: phase as i32,
+            phase_total: total as i32,
+            bare_king: self.bare_king_bonus(&st),
+            tempo: TEMPO,
+            white: w.blend(phase, total) - b.blend(phase, total) + self.bare_king_bonus(&st),
+            side_to_move: self.evaluate(pos),
         }
-        if self.bare_king {
-            // Pieces are worth more when losing the last one loses the game.
-            const FEW: [i32; 4] = [600, 200, 80, 30];
-            for side in 0..2 {
-                if let Some(&p) = FEW.get(st.nonroyal[side] as usize) {
-                    score -= if side == 0 { p } else { -p };
-                }
-            }
+    }
+}
+
+/// One side's evaluation terms, (mg, eg) each, in centipawns.
+#[derive(Debug, Clone, Copy)]
+struct Terms {
+    /// Material and piece-square values.
+    material: (i32, i32),
+    /// The pawn shield and the enemy pieces near the royal piece (middlegame only).
+    king: (i32, i32),
+    mobility: (i32, i32),
+    threats: (i32, i32),
+    /// The attack on the enemy royal piece.
+    attack: (i32, i32),
+    passed: (i32, i32),
+    shelter: (i32, i32),
+    structure: (i32, i32),
+}
+
+impl Terms {
+    const NAMES: [&'static str; 8] = [
+        "material",
+        "king",
+        "mobility",
+        "threats",
+        "attack",
+        "passed",
+        "shelter",
+        "structure",
+    ];
+
+    fn rows(&self) -> [(i32, i32); 8] {
+        [
+            self.material,
+            self.king,
+            self.mobility,
+            self.threats,
+            self.attack,
+            self.passed,
+            self.shelter,
+            self.structure,
+        ]
+    }
+
+    /// The terms summed and blended by the phase. In i64: a board packed with pieces overflows
+    /// the products in i32.
+    fn blend(&self, phase: i64, total: i64) -> i32 {
+        let (mg, eg) = self
+            .rows()
+            .iter()
+            .fold((0i64, 0i64), |(a, b), &(m, e)| (a + m as i64, b + e as i64));
+        ((mg * phase + eg * (total - phase)) / total) as i32
+    }
+}
+
+/// One line of an [`EvalTrace`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceRow {
+    pub name: &'static str,
+    /// (mg, eg) of each side, in centipawns, from that side's view.
+    pub white: (i32, i32),
+    pub black: (i32, i32),
+}
+
+/// The static evaluation of a position term by term ([`EvalTables::trace`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalTrace {
+    pub rows: Vec<TraceRow>,
+    /// Non-pawn, non-royal material on the board (capped at the start's), and the start's: the
+    /// middlegame weight of the blend is `phase / phase_total`.
+    pub phase: i32,
+    pub phase_total: i32,
+    /// What the bare-king rule adds for White.
+    pub bare_king: i32,
+    /// What the side to move gets for the move.
+    pub tempo: i32,
+    /// The blended sum for White, before the tempo.
+    pub white: i32,
+    /// The evaluation the search uses: for the side to move, tempo included.
+    pub side_to_move: i32,
+}
+
+impl std::fmt::Display for EvalTrace {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{:<10} {:>13} {:>13} {:>13}",
+            "", "white", "black", "net"
+        )?;
+        writeln!(
+            f,
+            "{:<10} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "term", "mg", "eg", "mg", "eg", "mg", "eg"
+        )?;
+        for r in &self.rows {
+            writeln!(
+                f,
+                "{:<10} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+                r.name,
+                r.white.0,
+                r.white.1,
+                r.black.0,
+                r.black.1,
+                r.white.0 - r.black.0,
+                r.white.1 - r.black.1
+            )?;
         }
-        score * pos.side_to_move().sign() + TEMPO
+        writeln!(
+            f,
+            "phase {}/{} (middlegame share)",
+            self.phase, self.phase_total
+        )?;
+        if self.bare_king != 0 {
+            writeln!(f, "bare king {:+} for White", self.bare_king)?;
+        }
+        writeln!(
+            f,
+            "total {:+} for White, tempo {:+}",
+            self.white, self.tempo
+        )?;
+        write!(f, "eval {:+} for the side to move", self.side_to_move)
     }
 }
 

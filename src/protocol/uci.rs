@@ -13,6 +13,7 @@
 
 use super::args::{self, Arg, DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use super::{Config, EOF_GRACE, Event, Out, Registry, printable, spawn_reader};
+use crate::eval::EvalTables;
 use crate::movegen::perft;
 use crate::position::{Move, Position};
 use crate::search::{Engine, Info, Limits, SearchResult};
@@ -342,6 +343,14 @@ impl Session {
                 Ok(())
             }
             "fen" => self.send(&format!("info string fen {}", self.pos.fen())),
+            // The static evaluation of the current position term by term, as info strings.
+            "eval" => {
+                let trace = EvalTables::new(self.pos.game()).trace(&self.pos);
+                for l in trace.to_string().lines() {
+                    self.send(&format!("info string {l}"))?;
+                }
+                Ok(())
+            }
             // USI's result notice: nothing to do.
             "gameover" => Ok(()),
             _ => self.error(&format!("unknown command: {}", printable(line))),
