@@ -535,6 +535,7 @@ fn any_uci_line() -> impl Strategy<Value = Vec<u8>> {
         "ponderhit",
         "debug",
         "fen",
+        "eval",
     ];
     let arg = prop::collection::vec(any::<u8>().prop_filter("one line", |b| *b != b'\n'), 0..30);
     prop_oneof![
