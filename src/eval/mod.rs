@@ -1143,19 +1143,25 @@ impl EvalTables {
         few(1) - few(0)
     }
 
-    fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
+    /// The terms of both sides blended by the phase, and the bare-king bonus: White's score
+    /// before the tempo.
+    fn for_white(&self, terms: &[Terms; 2], st: &EvalState) -> i32 {
         let (phase, total) = self.phase(st);
-        let [w, b] = self
-            .terms(pos, st, with_mobility)
-            .map(|t| t.blend(phase, total));
-        (w - b + self.bare_king_bonus(st)) * pos.side_to_move().sign() + TEMPO
+        terms[0].blend(phase, total) - terms[1].blend(phase, total) + self.bare_king_bonus(st)
+    }
+
+    fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
+        let terms = self.terms(pos, st, with_mobility);
+        self.for_white(&terms, st) * pos.side_to_move().sign() + TEMPO
     }
 
     /// The evaluation term by term, for people: what [`EvalTables::evaluate`] adds up.
     pub fn trace(&self, pos: &Position) -> EvalTrace {
         let st = self.state(pos);
         let (phase, total) = self.phase(&st);
-        let [w, b] = self.terms(pos, &st, true);
+        let terms = self.terms(pos, &st, true);
+        let white = self.for_white(&terms, &st);
+        let [w, b] = terms;
         EvalTrace {
             rows: Terms::NAMES
                 .iter()
@@ -1166,8 +1172,8 @@ impl EvalTables {
             phase_total: total as i32,
             bare_king: self.bare_king_bonus(&st),
             tempo: TEMPO,
-            white: w.blend(phase, total) - b.blend(phase, total) + self.bare_king_bonus(&st),
-            side_to_move: self.evaluate(pos),
+            white,
+            side_to_move: white * pos.side_to_move().sign() + TEMPO,
         }
     }
 }
