@@ -324,25 +324,31 @@ fn assert_term_gains(term: &str, cases: &[(&str, f64)]) {
     }
 }
 
-/// The `shelter` term, in the middlegame: on the royal piece's file and the two next to it, its
-/// own nearest pawn ahead (24, 14, 5 at one, two, three ranks, none −20) and the enemy's (−8,
-/// −30, −18 at one, two, three ranks, −6 further).
+/// The `shelter` term, in the middlegame: on three files around the royal piece (off the edge),
+/// Stockfish's shelter value of the own pawn nearest the own edge and its storm value of the
+/// enemy's, by the file's distance from the edge and the pawn's relative rank, halved; a storm
+/// pawn just before an own pawn is blocked (82 on the third rank, else nothing).
 #[test]
 fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
     // White's phase: the two rooks, 1000 of the start's 1600; the endgame gets nothing.
     let mg = |v: f64| v * 1000.0 / 1600.0;
+    // Stockfish's tables (halved) by file: d and e are 3 from the edge, f is 2, g 1 and h 0.
     let cases = [
-        // White: three pawns one rank ahead, 72. Black: no pawn of its own before it, −60, and
-        // White's pawns far ahead of it, −18. White gains 150.
-        ("4k3/8/8/8/8/8/3PPP2/3RKR2 w - - 0 1", mg(150.0)),
-        // The same pawns three ranks ahead: 15 for White, Black as before: 93.
-        ("4k3/8/8/8/3PPP2/8/8/3RKR2 w - - 0 1", mg(93.0)),
-        // Black pawns two ranks before the white king storm it (−90), and shelter the black
-        // king from five ranks away (0); White's pawns one rank ahead, 72; Black's −18: 0.
-        ("4k3/8/8/8/8/3ppp2/3PPP2/3RKR2 w - - 0 1", 0.0),
-        // The royal piece on the edge: only its file and the one next to it count. White 48,
-        // Black −40 and −12: 100.
-        ("7k/8/8/8/8/8/6PP/3R1R1K w - - 0 1", mg(100.0)),
+        // White: pawns on the second rank, shelter −13 −13 +75, no storm (+15 +15 +6): 85/2 = 42.
+        // Black: no pawn, −39 −39 −10, and White's pawns on its seventh rank, a storm of
+        // −29 −29 −14: −16/2 = −8. White gains 50.
+        ("4k3/8/8/8/8/8/3PPP2/3RKR2 w - - 0 1", mg(50.0)),
+        // The same pawns on the fourth rank: −52 −52 −2 +36 = −70, −35 for White; Black −88
+        // and a storm from its fifth rank, 11 11 −2: −108, −54. White gains 19.
+        ("4k3/8/8/8/3PPP2/8/8/3RKR2 w - - 0 1", mg(19.0)),
+        // Black pawns on White's third rank, each blocked by a white pawn just before it: 82
+        // each, White 49 − 246 = −197, −98. Black's own pawns on its sixth rank, −67 −67 +3,
+        // blocked by White's on its seventh (no storm): −131, −65. White loses 33.
+        ("4k3/8/8/8/8/3ppp2/3PPP2/3RKR2 w - - 0 1", mg(-33.0)),
+        // The royal piece in the corner: the files f, g and h count. White: −10 +61 +81 and
+        // no storm (+6 −46 −85): 7, 3. Black: −10 −43 −6, a storm from its seventh rank on g and
+        // h (20 and 50) and none on f (−6): −123, −61. White gains 64.
+        ("7k/8/8/8/8/8/6PP/3R1R1K w - - 0 1", mg(64.0)),
     ];
     assert_term_gains("shelter", &cases);
 }

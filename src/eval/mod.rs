@@ -57,6 +57,7 @@ pub struct EvalTables {
     /// Percent of the isolated and doubled pawn penalties (`eval structure=N`).
     structure_percent: i32,
     files: u8,
+    ranks: u8,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
     unsafe_percent: i32,
     /// What a pawn of a type on a cell gains by being passed (no enemy pawn ahead of it on its
@@ -617,6 +618,7 @@ impl EvalTables {
             shelter_percent: weights.term("shelter").expect("a known term"),
             structure_percent: weights.term("structure").expect("a known term"),
             files,
+            ranks,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
             mob_base,
             mob_weight,
@@ -1026,40 +1028,72 @@ impl EvalTables {
         (mg, eg)
     }
 
-    /// The pawn shelter of one side's royal piece, for the middlegame: on its file and the two
-    /// next to it, its own nearest pawn ahead (closer is better, none is a hole) and the enemy's
-    /// nearest pawn ahead (a storm, worse the closer it comes).
+    /// The pawn shelter of one side's royal piece, for the middlegame, by Stockfish's shelter and
+    /// storm tables: on three files around the royal piece (moved off the board's edges), by each
+    /// file's distance from the nearer edge, the relative rank of the own pawn nearest the own
+    /// edge on the royal piece's rank or ahead (0 for none: a hole), and that of the enemy's
+    /// (a storm, unless the own pawn stands just before it and blocks it). Stockfish's units,
+    /// halved to centipawns.
     fn shelter(&self, pos: &Position, st: &EvalState, side: Side) -> i32 {
-        const OWN: [i32; 5] = [-20, 24, 14, 5, 0];
-        const STORM: [i32; 5] = [0, -8, -30, -18, -6];
+        // [distance from the edge][relative rank]; the last rank counts nothing.
+        const SHELTER: [[i32; 8]; 4] = [
+            [-6, 81, 93, 58, 39, 18, 25, 0],
+            [-43, 61, 35, -49, -29, -11, -63, 0],
+            [-10, 75, 23, -2, 32, 3, -45, 0],
+            [-39, -13, -29, -52, -48, -67, -166, 0],
+        ];
+        const STORM: [[i32; 8]; 4] = [
+            [85, -289, -166, 97, 50, 45, 50, 0],
+            [46, -25, 122, 45, 37, -10, 20, 0],
+            [-6, 51, 168, 34, -2, -22, -14, 0],
+            [-15, -11, 101, 4, 11, -15, -29, 0],
+        ];
+        const BLOCKED: i32 = 82;
         let king = pos.royal_square(side);
         if self.shelter_percent == 0 || king == 0 {
             return 0;
         }
-        let (kf, kr) = (file_of(king) as usize, rank_of(king) as u32);
-        // Pawns ahead of the royal piece's rank, and the distance of the nearest.
-        let nearest = |mask: u16| -> usize {
-            let ahead = if side == Side::White {
-                u32::from(mask) >> (kr + 1)
+        let files = self.files as usize;
+        let ranks = u32::from(self.ranks);
+        let kf = file_of(king) as usize;
+        let kr = u32::from(rank_of(king));
+        // A file's pawns as relative ranks (bit 0 the own edge), from the royal piece's rank on.
+        let relative = |mask: u16| -> u32 {
+            let m = if side == Side::White {
+                u32::from(mask)
             } else {
-                (u32::from(mask) << (16 - kr)) as u16 as u32
+                u32::from(mask.reverse_bits()) >> (16 - ranks)
             };
-            if ahead == 0 {
-                return 0;
-            }
-            let d = if side == Side::White {
-                ahead.trailing_zeros() + 1
+            let from = if side == Side::White {
+                kr
             } else {
-                (ahead as u16).leading_zeros() + 1
+                ranks - 1 - kr
             };
-            (d as usize).min(4)
+            m >> from << from
         };
+        let lowest = |m: u32| {
+            if m == 0 {
+                0
+            } else {
+                (m.trailing_zeros() as usize).min(7)
+            }
+        };
+        let centre = kf.clamp(1, files.saturating_sub(2).max(1));
         let mut v = 0;
-        for f in kf.saturating_sub(1)..=(kf + 1).min(self.files as usize - 1) {
-            v += OWN[nearest(st.pawns[side.index()][f])];
-            v += STORM[nearest(st.pawns[(!side).index()][f])];
+        for f in centre - 1..=(centre + 1).min(files - 1) {
+            let ours = lowest(relative(st.pawns[side.index()][f]));
+            let theirs = lowest(relative(st.pawns[(!side).index()][f]));
+            let edge = f.min(files - 1 - f).min(3);
+            v += SHELTER[edge][ours];
+            if ours != 0 && ours + 1 == theirs {
+                if theirs == 2 {
+                    v -= BLOCKED;
+                }
+            } else {
+                v -= STORM[edge][theirs];
+            }
         }
-        v * self.shelter_percent / 100
+        v / 2 * self.shelter_percent / 100
     }
 
     /// The pawn structure of one side, (mg, eg): each pawn with no pawn of its side on the files
