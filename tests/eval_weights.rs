@@ -384,8 +384,9 @@ fn isolated_and_doubled_pawns_cost_as_structure_says() {
 }
 
 /// The trace is the evaluation: its rows, blended by its phase, are its total for White, and its
-/// score for the side to move is what the search's evaluation returns, in positions along random games of several
-/// variants (with and without royal pieces, pawns that promote, the bare-king rule).
+/// score for the side to move is what the search's evaluation returns, in positions along random
+/// games of several variants (with and without royal pieces, pawns that promote, the bare-king
+/// rule).
 #[test]
 fn the_trace_adds_up_to_the_evaluation() {
     for name in [

@@ -1056,18 +1056,14 @@ impl EvalTables {
         let files = self.files as usize;
         let ranks = u32::from(self.ranks);
         let kf = file_of(king) as usize;
-        let kr = u32::from(rank_of(king));
+        let (white, kr) = (side == Side::White, u32::from(rank_of(king)));
+        let from = if white { kr } else { ranks - 1 - kr };
         // A file's pawns as relative ranks (bit 0 the own edge), from the royal piece's rank on.
         let relative = |mask: u16| -> u32 {
-            let m = if side == Side::White {
+            let m = if white {
                 u32::from(mask)
             } else {
                 u32::from(mask.reverse_bits()) >> (16 - ranks)
-            };
-            let from = if side == Side::White {
-                kr
-            } else {
-                ranks - 1 - kr
             };
             m >> from << from
         };
