@@ -353,6 +353,28 @@ fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
     assert_term_gains("shelter", &cases);
 }
 
+/// The `space` term, in the middlegame while three quarters of the pieces other than pawns
+/// remain: on the central files (c to f), the own half but the back rank (ranks 2 to 4), each
+/// cell no own pawn stands on and no enemy pawn attacks, twice where an own pawn stands one to
+/// three cells ahead and no enemy piece attacks it, times (men − 1)² / 32.
+#[test]
+fn safe_central_cells_behind_the_pawns_gain_as_space_says() {
+    let mg = |v: f64, phase: f64| v * phase / 1600.0;
+    let cases = [
+        // White's pawns on c4, d4 and e3 leave 9 of the 12 cells, 5 of them behind a pawn
+        // (c2, c3, d2, d3, e2): 14 · 6² / 32 = 15. Black's lone king weighs 0.
+        ("4k3/8/8/8/2PP4/4P3/8/RN2K2R w - - 0 1", mg(15.0, 1300.0)),
+        // A black knight on e5 attacks d3: 13 · 36 / 32 = 14; Black's 12 cells, less c5 and d5
+        // that White's pawns attack, weigh (2 − 1)² / 32: nothing.
+        ("4k3/8/8/4n3/2PP4/4P3/8/RN2K2R w - - 0 1", mg(14.0, 1600.0)),
+        // A black pawn on d5 attacks e4: 13 · 36 / 32 = 14.
+        ("4k3/8/8/3p4/2PP4/4P3/8/RN2K2R w - - 0 1", mg(14.0, 1300.0)),
+        // Without the knight, 1000 of 1600 is under three quarters: no space term.
+        ("4k3/8/8/8/2PP4/4P3/8/R3K2R w - - 0 1", 0.0),
+    ];
+    assert_term_gains("space", &cases);
+}
+
 /// The `structure` term: a pawn with no pawn of its side on the files next to it costs 12 in the
 /// middlegame and 18 in the endgame, each pawn more than one on a file 10 and 28.
 #[test]

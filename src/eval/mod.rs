@@ -56,6 +56,8 @@ pub struct EvalTables {
     shelter_percent: i32,
     /// Percent of the isolated and doubled pawn penalties (`eval structure=N`).
     structure_percent: i32,
+    /// Percent of the space bonus (`eval space=N`).
+    space_percent: i32,
     files: u8,
     ranks: u8,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
@@ -617,6 +619,7 @@ impl EvalTables {
             attack_percent: weights.term("attack").expect("a known term"),
             shelter_percent: weights.term("shelter").expect("a known term"),
             structure_percent: weights.term("structure").expect("a known term"),
+            space_percent: weights.term("space").expect("a known term"),
             files,
             ranks,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
@@ -933,7 +936,8 @@ impl EvalTables {
             }
         });
         let (attacked, checks) = (SharedCells::new(), SharedCells::new());
-        let attacked_cells = (self.attack_percent != 0).then_some(&attacked);
+        let attacked_cells =
+            (self.attack_percent != 0 || self.space_percent != 0).then_some(&attacked);
         // Pawns are walked for their threats and the cells they guard only.
         let pawn_walk = Walk {
             unsafe_cells: &unsafe_cells,
@@ -1121,6 +1125,50 @@ impl EvalTables {
         )
     }
 
+    /// The space of one side, middlegame only, after Stockfish's: the cells of the central files
+    /// on its own half but the back rank that no own pawn stands on and no enemy pawn attacks,
+    /// those of them up to three cells behind an own pawn that no enemy piece attacks counting
+    /// twice, times the square of the side's men less one, while three quarters of the pieces
+    /// other than pawns remain. `enemy` holds the cells the enemy's pieces could capture on.
+    fn space(&self, pos: &Position, st: &EvalState, side: Side, enemy: &Cells) -> i32 {
+        if self.space_percent == 0 || st.phase * 4 < self.phase_total * 3 {
+            return 0;
+        }
+        let (files, ranks) = (self.files, self.ranks);
+        let pawn_attacks = self.pawn_attacks(pos, !side);
+        let own = &st.pawns[side.index()];
+        let white = side == Side::White;
+        let mut bonus = 0;
+        for f in files / 4..files - files / 4 {
+            let pawns = u32::from(own[f as usize]);
+            for rel in 1..ranks / 2 {
+                let r = if white { rel } else { ranks - 1 - rel };
+                if pawns >> r & 1 != 0 {
+                    continue;
+                }
+                let c = cell(f, r);
+                if pawn_attacks.contains(c) {
+                    continue;
+                }
+                bonus += 1;
+                // An own pawn one to three cells ahead shelters the cell.
+                let ahead = (1..=3).any(|d| {
+                    let a = if white {
+                        u32::from(r) + d
+                    } else {
+                        u32::from(r).wrapping_sub(d)
+                    };
+                    a < u32::from(ranks) && pawns >> a & 1 != 0
+                });
+                if ahead && !enemy.contains(c) {
+                    bonus += 1;
+                }
+            }
+        }
+        let weight = pos.pieces(side).len() as i32 - 1;
+        bonus * weight * weight / 32 * self.space_percent / 100
+    }
+
     /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
     /// the board is skipped: mobility, threats and the attack are 0.
     fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
@@ -1130,16 +1178,19 @@ impl EvalTables {
             let danger = st.danger[side];
             let king =
                 8 * st.shield[side].min(3) as i64 - (danger as i64 * danger as i64 / 4).min(400);
-            let (mobility, threats, attack) =
-                walks.as_ref().map_or(((0, 0), (0, 0), (0, 0)), |w| {
-                    let (mg, eg, t, ref att) = w[side];
-                    let attack = if self.attack_percent == 0 {
-                        (0, 0)
-                    } else {
-                        att.bonus(&w[side ^ 1].3, self.attack_percent)
-                    };
-                    ((mg, eg), (t, t), attack)
-                });
+            let (mobility, threats, attack, space) =
+                walks
+                    .as_ref()
+                    .map_or(((0, 0), (0, 0), (0, 0), (0, 0)), |w| {
+                        let (mg, eg, t, ref att) = w[side];
+                        let attack = if self.attack_percent == 0 {
+                            (0, 0)
+                        } else {
+                            att.bonus(&w[side ^ 1].3, self.attack_percent)
+                        };
+                        let space = (self.space(pos, st, who, &w[side ^ 1].3.attacked), 0);
+                        ((mg, eg), (t, t), attack, space)
+                    });
             Terms {
                 material: (st.mg[side], st.eg[side]),
                 king: ((king * self.king_percent / 100) as i32, 0),
@@ -1149,6 +1200,7 @@ impl EvalTables {
                 passed: self.passers(pos, st, who),
                 shelter: (self.shelter(pos, st, who), 0),
                 structure: self.structure(st, who),
+                space,
             }
         })
     }
@@ -1222,10 +1274,11 @@ struct Terms {
     passed: (i32, i32),
     shelter: (i32, i32),
     structure: (i32, i32),
+    space: (i32, i32),
 }
 
 impl Terms {
-    const NAMES: [&'static str; 8] = [
+    const NAMES: [&'static str; 9] = [
         "material",
         "king",
         "mobility",
@@ -1234,9 +1287,10 @@ impl Terms {
         "passed",
         "shelter",
         "structure",
+        "space",
     ];
 
-    fn rows(&self) -> [(i32, i32); 8] {
+    fn rows(&self) -> [(i32, i32); 9] {
         [
             self.material,
             self.king,
@@ -1246,6 +1300,7 @@ impl Terms {
             self.passed,
             self.shelter,
             self.structure,
+            self.space,
         ]
     }
 
