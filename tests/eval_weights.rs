@@ -82,7 +82,7 @@ fn the_defaults_written_out_change_nothing() {
 #[test]
 fn terms_at_zero_leave_the_material_of_the_line() {
     let g = small(
-        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0 structure=0\n",
+        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0 structure=0 space=0\n",
     );
     let et = EvalTables::new(&g);
     let worth = |c: char| match c.to_ascii_uppercase() {
