@@ -165,6 +165,9 @@ struct Attack {
     /// Pieces attacking that neighbourhood, and their hits on it.
     attackers: i32,
     hits: i32,
+    /// Cells the enemy's pawns could capture on (empty when neither `unsafe` nor `space` needs
+    /// them).
+    pawn_attacked: Cells,
 }
 
 /// The most the attack on a royal piece adds in the middlegame.
@@ -915,7 +918,8 @@ impl EvalTables {
     fn mobility(&self, pos: &Position, side: Side) -> (i32, i32, i32, Attack) {
         let (mut mg, mut eg) = (0, 0);
         let mut threats = 0;
-        let unsafe_cells = if self.unsafe_percent == 100 {
+        // The space term needs them too; at `unsafe=100` they count as any other destination.
+        let unsafe_cells = if self.unsafe_percent == 100 && self.space_percent == 0 {
             Cells::EMPTY
         } else {
             self.pawn_attacks(pos, !side)
@@ -987,6 +991,7 @@ impl EvalTables {
             zone: target.map_or(Cells::EMPTY, |t| t.zone),
             attackers,
             hits,
+            pawn_attacked: unsafe_cells,
         };
         (mg / 8, eg / 8, t, attack)
     }
@@ -1129,13 +1134,20 @@ impl EvalTables {
     /// on its own half but the back rank that no own pawn stands on and no enemy pawn attacks,
     /// those of them up to three cells behind an own pawn that no enemy piece attacks counting
     /// twice, times the square of the side's men less one, while three quarters of the pieces
-    /// other than pawns remain. `enemy` holds the cells the enemy's pieces could capture on.
-    fn space(&self, pos: &Position, st: &EvalState, side: Side, enemy: &Cells) -> i32 {
+    /// other than pawns remain. `enemy` holds the cells the enemy's pieces could capture on, and
+    /// `pawn_attacks` those its pawns could.
+    fn space(
+        &self,
+        pos: &Position,
+        st: &EvalState,
+        side: Side,
+        enemy: &Cells,
+        pawn_attacks: &Cells,
+    ) -> i32 {
         if self.space_percent == 0 || st.phase * 4 < self.phase_total * 3 {
             return 0;
         }
         let (files, ranks) = (self.files, self.ranks);
-        let pawn_attacks = self.pawn_attacks(pos, !side);
         let own = &st.pawns[side.index()];
         let white = side == Side::White;
         let mut bonus = 0;
@@ -1188,7 +1200,10 @@ impl EvalTables {
                         } else {
                             att.bonus(&w[side ^ 1].3, self.attack_percent)
                         };
-                        let space = (self.space(pos, st, who, &w[side ^ 1].3.attacked), 0);
+                        let space = (
+                            self.space(pos, st, who, &w[side ^ 1].3.attacked, &att.pawn_attacked),
+                            0,
+                        );
                         ((mg, eg), (t, t), attack, space)
                     });
             Terms {
