@@ -58,6 +58,10 @@ pub struct EvalTables {
     structure_percent: i32,
     /// Percent of the space bonus (`eval space=N`).
     space_percent: i32,
+    /// The space bonus's divisor: `bonus · (men − 1)² · 2700 / space_divisor` centipawns, which
+    /// is chess's `bonus · (men − 1)² / 32` scaled by 12 over the board's space cells and by 15²
+    /// over (the start's men a side − 1)², so that every board starts near chess's space.
+    space_divisor: i64,
     files: u8,
     ranks: u8,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
@@ -608,6 +612,15 @@ impl EvalTables {
             .map(|ty| value[ty])
             .sum::<i32>()
             .max(1);
+        let space_divisor = {
+            let cells = i64::from(files - 2 * (files / 4)) * i64::from((ranks / 2).max(1) - 1);
+            let men = Side::BOTH
+                .iter()
+                .map(|&side| start.pieces(side).len() as i64)
+                .max()
+                .unwrap_or(2);
+            32 * cells.max(1) * (men - 1).max(1).pow(2)
+        };
         EvalTables {
             value,
             royal,
@@ -623,6 +636,7 @@ impl EvalTables {
             shelter_percent: weights.term("shelter").expect("a known term"),
             structure_percent: weights.term("structure").expect("a known term"),
             space_percent: weights.term("space").expect("a known term"),
+            space_divisor,
             files,
             ranks,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
@@ -1133,8 +1147,8 @@ impl EvalTables {
     /// The space of one side, middlegame only, after Stockfish's: the cells of the central files
     /// on its own half but the back rank that no own pawn stands on and no enemy pawn attacks,
     /// those of them up to three cells behind an own pawn that no enemy piece attacks counting
-    /// twice, times the square of the side's men less one, while three quarters of the pieces
-    /// other than pawns remain. `enemy` holds the cells the enemy's pieces could capture on, and
+    /// twice, times the square of the side's men less one (see `space_divisor`), while three
+    /// quarters of the pieces other than pawns remain. `enemy` holds the cells the enemy's pieces could capture on, and
     /// `pawn_attacks` those its pawns could.
     fn space(
         &self,
@@ -1177,8 +1191,9 @@ impl EvalTables {
                 }
             }
         }
-        let weight = pos.pieces(side).len() as i32 - 1;
-        bonus * weight * weight / 32 * self.space_percent / 100
+        let weight = pos.pieces(side).len() as i64 - 1;
+        let v = i64::from(bonus) * weight * weight * 27 * i64::from(self.space_percent);
+        (v / self.space_divisor) as i32
     }
 
     /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
