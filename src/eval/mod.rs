@@ -58,9 +58,10 @@ pub struct EvalTables {
     structure_percent: i32,
     /// Percent of the space bonus (`eval space=N`).
     space_percent: i32,
-    /// The space bonus's divisor: `bonus · (men − 1)² · 2700 / space_divisor` centipawns, which
-    /// is chess's `bonus · (men − 1)² / 32` scaled by 12 over the board's space cells and by 15²
-    /// over (the start's men a side − 1)², so that every board starts near chess's space.
+    /// The space bonus's divisor: `bonus · (men − 1)² · 27 · space_percent / space_divisor`
+    /// centipawns, which is chess's `bonus · (men − 1)² / 32` (at 100 %) scaled by 12 over the
+    /// board's space cells and by 15² over (the start's men a side − 1)², so that every board
+    /// starts near chess's space.
     space_divisor: i64,
     files: u8,
     ranks: u8,
@@ -1148,8 +1149,8 @@ impl EvalTables {
     /// on its own half but the back rank that no own pawn stands on and no enemy pawn attacks,
     /// those of them up to three cells behind an own pawn that no enemy piece attacks counting
     /// twice, times the square of the side's men less one (see `space_divisor`), while three
-    /// quarters of the pieces other than pawns remain. `enemy` holds the cells the enemy's pieces could capture on, and
-    /// `pawn_attacks` those its pawns could.
+    /// quarters of the pieces other than pawns remain. `enemy` holds the cells the enemy's
+    /// pieces could capture on, and `pawn_attacks` those its pawns could.
     fn space(
         &self,
         pos: &Position,
@@ -1197,7 +1198,7 @@ impl EvalTables {
     }
 
     /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
-    /// the board is skipped: mobility, threats and the attack are 0.
+    /// the board is skipped: mobility, threats, the attack and the space are 0.
     fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
         let walks = with_mobility.then(|| Side::BOTH.map(|side| self.mobility(pos, side)));
         std::array::from_fn(|side| {
