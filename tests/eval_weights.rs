@@ -82,7 +82,7 @@ fn the_defaults_written_out_change_nothing() {
 #[test]
 fn terms_at_zero_leave_the_material_of_the_line() {
     let g = small(
-        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0 structure=0\n",
+        "eval N=400/400 R=450/450 P=90/90 psq=0 mobility=0 king=0 promotion=0 threat=0 shelter=0 structure=0 space=0\n",
     );
     let et = EvalTables::new(&g);
     let worth = |c: char| match c.to_ascii_uppercase() {
@@ -351,6 +351,29 @@ fn pawns_before_the_royal_piece_shelter_it_as_shelter_says() {
         ("7k/8/8/8/8/8/6PP/3R1R1K w - - 0 1", mg(64.0)),
     ];
     assert_term_gains("shelter", &cases);
+}
+
+/// The `space` term, in the middlegame while three quarters of the pieces other than pawns
+/// remain: on the central files (c to f), the own half but the back rank (ranks 2 to 4), each
+/// cell no own pawn stands on and no enemy pawn attacks, twice where an own pawn stands one to
+/// three cells ahead and no enemy piece attacks it, times (men − 1)² / 32 and by 15² over (the
+/// start's men a side − 1)²: this board's start has 13 men a side at most, so times 225 / 144.
+#[test]
+fn safe_central_cells_behind_the_pawns_gain_as_space_says() {
+    let mg = |v: f64, phase: f64| v * phase / 1600.0;
+    let cases = [
+        // White's pawns on c4, d4 and e3 leave 9 of the 12 cells, 5 of them behind a pawn
+        // (c2, c3, d2, d3, e2): 14 · 6² / 32 · 225 / 144 = 24. Black's lone king weighs 0.
+        ("4k3/8/8/8/2PP4/4P3/8/RN2K2R w - - 0 1", mg(24.0, 1300.0)),
+        // A black knight on e5 attacks d3: 13 · 36 / 32 · 225 / 144 = 22. Black's 12 cells, less
+        // c5, d5 and e5 that White's pawns attack, weigh (2 − 1)²: nothing.
+        ("4k3/8/8/4n3/2PP4/4P3/8/RN2K2R w - - 0 1", mg(22.0, 1600.0)),
+        // A black pawn on d5 attacks e4: 13 cells count, 22.
+        ("4k3/8/8/3p4/2PP4/4P3/8/RN2K2R w - - 0 1", mg(22.0, 1300.0)),
+        // Without the knight, 1000 of 1600 is under three quarters: no space term.
+        ("4k3/8/8/8/2PP4/4P3/8/R3K2R w - - 0 1", 0.0),
+    ];
+    assert_term_gains("space", &cases);
 }
 
 /// The `structure` term: a pawn with no pawn of its side on the files next to it costs 12 in the

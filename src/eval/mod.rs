@@ -56,6 +56,13 @@ pub struct EvalTables {
     shelter_percent: i32,
     /// Percent of the isolated and doubled pawn penalties (`eval structure=N`).
     structure_percent: i32,
+    /// Percent of the space bonus (`eval space=N`).
+    space_percent: i32,
+    /// The space bonus's divisor: `bonus · (men − 1)² · 27 · space_percent / space_divisor`
+    /// centipawns, which is chess's `bonus · (men − 1)² / 32` (at 100 %) scaled by 12 over the
+    /// board's space cells and by 15² over (the start's men a side − 1)², so that every board
+    /// starts near chess's space.
+    space_divisor: i64,
     files: u8,
     ranks: u8,
     /// What a destination an enemy pawn attacks counts for mobility, in percent of one.
@@ -163,6 +170,9 @@ struct Attack {
     /// Pieces attacking that neighbourhood, and their hits on it.
     attackers: i32,
     hits: i32,
+    /// Cells the enemy's pawns could capture on (empty when neither `unsafe` nor `space` needs
+    /// them).
+    pawn_attacked: Cells,
 }
 
 /// The most the attack on a royal piece adds in the middlegame.
@@ -603,6 +613,15 @@ impl EvalTables {
             .map(|ty| value[ty])
             .sum::<i32>()
             .max(1);
+        let space_divisor = {
+            let cells = i64::from(files - 2 * (files / 4)) * i64::from((ranks / 2).max(1) - 1);
+            let men = Side::BOTH
+                .iter()
+                .map(|&side| start.pieces(side).len() as i64)
+                .max()
+                .unwrap_or(2);
+            32 * cells.max(1) * (men - 1).max(1).pow(2)
+        };
         EvalTables {
             value,
             royal,
@@ -617,6 +636,8 @@ impl EvalTables {
             attack_percent: weights.term("attack").expect("a known term"),
             shelter_percent: weights.term("shelter").expect("a known term"),
             structure_percent: weights.term("structure").expect("a known term"),
+            space_percent: weights.term("space").expect("a known term"),
+            space_divisor,
             files,
             ranks,
             unsafe_percent: weights.term("unsafe").expect("a known term"),
@@ -912,7 +933,8 @@ impl EvalTables {
     fn mobility(&self, pos: &Position, side: Side) -> (i32, i32, i32, Attack) {
         let (mut mg, mut eg) = (0, 0);
         let mut threats = 0;
-        let unsafe_cells = if self.unsafe_percent == 100 {
+        // The space term needs them too; at `unsafe=100` they count as any other destination.
+        let unsafe_cells = if self.unsafe_percent == 100 && self.space_percent == 0 {
             Cells::EMPTY
         } else {
             self.pawn_attacks(pos, !side)
@@ -933,7 +955,8 @@ impl EvalTables {
             }
         });
         let (attacked, checks) = (SharedCells::new(), SharedCells::new());
-        let attacked_cells = (self.attack_percent != 0).then_some(&attacked);
+        let attacked_cells =
+            (self.attack_percent != 0 || self.space_percent != 0).then_some(&attacked);
         // Pawns are walked for their threats and the cells they guard only.
         let pawn_walk = Walk {
             unsafe_cells: &unsafe_cells,
@@ -983,6 +1006,7 @@ impl EvalTables {
             zone: target.map_or(Cells::EMPTY, |t| t.zone),
             attackers,
             hits,
+            pawn_attacked: unsafe_cells,
         };
         (mg / 8, eg / 8, t, attack)
     }
@@ -1121,8 +1145,60 @@ impl EvalTables {
         )
     }
 
+    /// The space of one side, middlegame only, after Stockfish's: the cells of the central files
+    /// on its own half but the back rank that no own pawn stands on and no enemy pawn attacks,
+    /// those of them up to three cells behind an own pawn that no enemy piece attacks counting
+    /// twice, times the square of the side's men less one (see `space_divisor`), while three
+    /// quarters of the pieces other than pawns remain. `enemy` holds the cells the enemy's
+    /// pieces could capture on, and `pawn_attacks` those its pawns could.
+    fn space(
+        &self,
+        pos: &Position,
+        st: &EvalState,
+        side: Side,
+        enemy: &Cells,
+        pawn_attacks: &Cells,
+    ) -> i32 {
+        if self.space_percent == 0 || st.phase * 4 < self.phase_total * 3 {
+            return 0;
+        }
+        let (files, ranks) = (self.files, self.ranks);
+        let own = &st.pawns[side.index()];
+        let white = side == Side::White;
+        let mut bonus = 0;
+        for f in files / 4..files - files / 4 {
+            let pawns = u32::from(own[f as usize]);
+            for rel in 1..ranks / 2 {
+                let r = if white { rel } else { ranks - 1 - rel };
+                if pawns >> r & 1 != 0 {
+                    continue;
+                }
+                let c = cell(f, r);
+                if pawn_attacks.contains(c) {
+                    continue;
+                }
+                bonus += 1;
+                // An own pawn one to three cells ahead shelters the cell.
+                let ahead = (1..=3).any(|d| {
+                    let a = if white {
+                        u32::from(r) + d
+                    } else {
+                        u32::from(r).wrapping_sub(d)
+                    };
+                    a < u32::from(ranks) && pawns >> a & 1 != 0
+                });
+                if ahead && !enemy.contains(c) {
+                    bonus += 1;
+                }
+            }
+        }
+        let weight = pos.pieces(side).len() as i64 - 1;
+        let v = i64::from(bonus) * weight * weight * 27 * i64::from(self.space_percent);
+        (v / self.space_divisor) as i32
+    }
+
     /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
-    /// the board is skipped: mobility, threats and the attack are 0.
+    /// the board is skipped: mobility, threats, the attack and the space are 0.
     fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
         let walks = with_mobility.then(|| Side::BOTH.map(|side| self.mobility(pos, side)));
         std::array::from_fn(|side| {
@@ -1130,16 +1206,22 @@ impl EvalTables {
             let danger = st.danger[side];
             let king =
                 8 * st.shield[side].min(3) as i64 - (danger as i64 * danger as i64 / 4).min(400);
-            let (mobility, threats, attack) =
-                walks.as_ref().map_or(((0, 0), (0, 0), (0, 0)), |w| {
-                    let (mg, eg, t, ref att) = w[side];
-                    let attack = if self.attack_percent == 0 {
-                        (0, 0)
-                    } else {
-                        att.bonus(&w[side ^ 1].3, self.attack_percent)
-                    };
-                    ((mg, eg), (t, t), attack)
-                });
+            let (mobility, threats, attack, space) =
+                walks
+                    .as_ref()
+                    .map_or(((0, 0), (0, 0), (0, 0), (0, 0)), |w| {
+                        let (mg, eg, t, ref att) = w[side];
+                        let attack = if self.attack_percent == 0 {
+                            (0, 0)
+                        } else {
+                            att.bonus(&w[side ^ 1].3, self.attack_percent)
+                        };
+                        let space = (
+                            self.space(pos, st, who, &w[side ^ 1].3.attacked, &att.pawn_attacked),
+                            0,
+                        );
+                        ((mg, eg), (t, t), attack, space)
+                    });
             Terms {
                 material: (st.mg[side], st.eg[side]),
                 king: ((king * self.king_percent / 100) as i32, 0),
@@ -1149,6 +1231,7 @@ impl EvalTables {
                 passed: self.passers(pos, st, who),
                 shelter: (self.shelter(pos, st, who), 0),
                 structure: self.structure(st, who),
+                space,
             }
         })
     }
@@ -1222,10 +1305,11 @@ struct Terms {
     passed: (i32, i32),
     shelter: (i32, i32),
     structure: (i32, i32),
+    space: (i32, i32),
 }
 
 impl Terms {
-    const NAMES: [&'static str; 8] = [
+    const NAMES: [&'static str; 9] = [
         "material",
         "king",
         "mobility",
@@ -1234,9 +1318,10 @@ impl Terms {
         "passed",
         "shelter",
         "structure",
+        "space",
     ];
 
-    fn rows(&self) -> [(i32, i32); 8] {
+    fn rows(&self) -> [(i32, i32); 9] {
         [
             self.material,
             self.king,
@@ -1246,6 +1331,7 @@ impl Terms {
             self.passed,
             self.shelter,
             self.structure,
+            self.space,
         ]
     }
 

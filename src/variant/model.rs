@@ -78,6 +78,7 @@ pub const EVAL_TERMS: &[&str] = &[
     "attack",
     "shelter",
     "structure",
+    "space",
 ];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
@@ -95,7 +96,8 @@ pub struct EvalWeights {
     /// bonus of a pawn no enemy pawn stands ahead of on its file or the next ones, `attack` the
     /// bonus for an attack on the enemy royal piece's neighbourhood and for checks it cannot answer
     /// by a capture, `shelter` the own pawns in front of the royal piece and the enemy pawns
-    /// storming it, `structure` the penalties of isolated and doubled pawns.
+    /// storming it, `structure` the penalties of isolated and doubled pawns, `space` the safe
+    /// central cells on the own side behind the own pawns while many pieces remain.
     pub terms: [i32; EVAL_TERMS.len()],
 }
 
