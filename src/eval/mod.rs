@@ -1179,15 +1179,12 @@ impl EvalTables {
                 }
                 bonus += 1;
                 // An own pawn one to three cells ahead shelters the cell.
-                let ahead = (1..=3).any(|d| {
-                    let a = if white {
-                        u32::from(r) + d
-                    } else {
-                        u32::from(r).wrapping_sub(d)
-                    };
-                    a < u32::from(ranks) && pawns >> a & 1 != 0
-                });
-                if ahead && !enemy.contains(c) {
+                let ahead = if white {
+                    pawns >> (r + 1)
+                } else {
+                    pawns << 3 >> r
+                };
+                if ahead & 0b111 != 0 && !enemy.contains(c) {
                     bonus += 1;
                 }
             }

@@ -28,11 +28,11 @@ from eval_profile import Uci  # noqa: E402
 
 
 def correlation(xs, ys):
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sx = sum((x - mx) ** 2 for x in xs)
-    sy = sum((y - my) ** 2 for y in ys)
-    return sxy / (sx * sy) ** 0.5 if sx and sy else 0.0
+    """Pearson's, 0 when either side is constant (a term that never moves)."""
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return 0.0
 
 
 def main():
