@@ -928,9 +928,16 @@ fn tune(a: TuneArgs) -> anyhow::Result<ExitCode> {
         let labels = opts.label.as_ref().map_or(String::new(), |(path, depth)| {
             format!(", labelled by {} at depth {depth}", path.display())
         });
+        // The nodes the data's games were played at, not this run's `--nodes`: a run on data
+        // that is already complete plays no game.
+        let nodes = match (r.nodes.first(), r.nodes.last()) {
+            (Some(lo), Some(hi)) if lo == hi => format!(" at {lo} nodes per move"),
+            (Some(lo), Some(hi)) => format!(" at {lo} to {hi} nodes per move"),
+            _ => String::new(),
+        };
         let note = format!(
-            "fitted by `acedrex tune` to {} positions of {} games at {} nodes per move{labels} (error {:.6} -> {:.6})",
-            r.positions, r.games, opts.nodes, f.before, f.after
+            "fitted by `acedrex tune` to {} positions of {} games{nodes}{labels} (error {:.6} -> {:.6})",
+            r.positions, r.games, f.before, f.after
         );
         let out = tune::with_eval_line(&text, r.line.as_deref().unwrap_or("#"), &note);
         std::fs::write(path, out).map_err(|e| file_error(path, e))?;

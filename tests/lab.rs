@@ -141,7 +141,7 @@ fn sprt_plays_pairs_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn tune(dir: &Path, games: u32) -> std::process::Output {
+fn tune(dir: &Path, games: u32, nodes: u32) -> std::process::Output {
     Command::new(acedrex())
         .args(["tune", "--variant", "shatranj"])
         .arg("--openings")
@@ -150,7 +150,7 @@ fn tune(dir: &Path, games: u32) -> std::process::Output {
         .arg(dir.join("data.txt"))
         .arg("-o")
         .arg(dir.join("tuned.txt"))
-        .args(["--games", &games.to_string(), "--nodes", "300"])
+        .args(["--games", &games.to_string(), "--nodes", &nodes.to_string()])
         .args(["--passes", "3", "--match-games", "2"])
         .output()
         .unwrap()
@@ -161,7 +161,7 @@ fn tune(dir: &Path, games: u32) -> std::process::Output {
 #[test]
 fn tune_plays_fits_and_resumes() {
     let dir = scratch("tune");
-    let out = tune(&dir, 2);
+    let out = tune(&dir, 2, 300);
     assert!(
         out.status.success(),
         "{}",
@@ -170,7 +170,7 @@ fn tune_plays_fits_and_resumes() {
     let first = std::fs::read_to_string(dir.join("data.txt")).unwrap();
     assert!(first.starts_with("# acedrex tune data; variant shatranj\n"));
     assert_eq!(first.matches("\n# game ").count(), 2, "{first}");
-    let out = tune(&dir, 3);
+    let out = tune(&dir, 3, 300);
     assert!(
         out.status.success(),
         "{}",
@@ -200,6 +200,20 @@ fn tune_plays_fits_and_resumes() {
     assert!(tuned.ends_with(&format!("{line}\n")), "{tuned}");
     let v = acedrex::variant::parse_variant("tuned.txt", &tuned).unwrap();
     assert_eq!(v.eval.line().as_deref(), Some(line));
+    // Each game's line records its nodes, and the note over the `eval` line gives the data's
+    // nodes even when this run's `--nodes` differs and it plays no game.
+    assert_eq!(second.matches(" nodes 300\n").count(), 3, "{second}");
+    let out = tune(&dir, 3, 700);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("data.txt")).unwrap(),
+        second
+    );
+    let tuned = std::fs::read_to_string(dir.join("tuned.txt")).unwrap();
+    assert!(
+        tuned.contains("of 3 games at 300 nodes per move"),
+        "{tuned}"
+    );
     // A data file of another variant is refused.
     let out = Command::new(acedrex())
         .args(["tune", "--variant", "chess", "--data"])

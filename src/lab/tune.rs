@@ -105,11 +105,21 @@ fn data_header(variant: &str) -> String {
     format!("# acedrex tune data; variant {variant}")
 }
 
+/// What a data file holds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Data {
+    pub games: u64,
+    pub samples: Vec<Sample>,
+    /// The nodes per move its games were played at, as each game's line records them (none in
+    /// files written before the lines did).
+    pub nodes: std::collections::BTreeSet<u64>,
+}
+
 /// Reads a data file: the games it holds and their positions. An absent file holds none.
-pub fn read_data(path: &Path, variant: &str) -> Result<(u64, Vec<Sample>), LabError> {
+pub fn read_data(path: &Path, variant: &str) -> Result<Data, LabError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, Vec::new())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Data::default()),
         Err(e) => return Err(LabError::io(path, e)),
     };
     let bad = |message: String| LabError::Results {
@@ -118,7 +128,7 @@ pub fn read_data(path: &Path, variant: &str) -> Result<(u64, Vec<Sample>), LabEr
     };
     let mut lines = text.lines().enumerate();
     match lines.next() {
-        None => return Ok((0, Vec::new())),
+        None => return Ok(Data::default()),
         Some((_, h)) if h == data_header(variant) => {}
         Some((_, h)) => {
             return Err(bad(format!(
@@ -127,10 +137,16 @@ pub fn read_data(path: &Path, variant: &str) -> Result<(u64, Vec<Sample>), LabEr
             )));
         }
     }
-    let (mut games, mut samples) = (0u64, Vec::new());
+    let mut data = Data::default();
     for (n, line) in lines {
         if line.starts_with("# game ") {
-            games += 1;
+            data.games += 1;
+            if let Some(nodes) = line
+                .rsplit_once(" nodes ")
+                .and_then(|(_, n)| n.parse().ok())
+            {
+                data.nodes.insert(nodes);
+            }
             continue;
         }
         if line.trim().is_empty() || line.starts_with('#') {
@@ -146,13 +162,13 @@ pub fn read_data(path: &Path, variant: &str) -> Result<(u64, Vec<Sample>), LabEr
                 n + 1
             )));
         };
-        samples.push(Sample {
+        data.samples.push(Sample {
             result,
-            game: games,
+            game: data.games,
             fen: fen.to_string(),
         });
     }
-    Ok((games, samples))
+    Ok(data)
 }
 
 /// A game of the engine against itself: White's score, how it ended, the quiet positions.
@@ -360,7 +376,7 @@ fn play_data(
     progress: &Progress,
 ) -> Result<u64, LabError> {
     let name = &game.variant.name;
-    let (mut have, _) = read_data(&opts.data, name)?;
+    let mut have = read_data(&opts.data, name)?.games;
     if have >= opts.games {
         return Ok(have);
     }
@@ -395,13 +411,14 @@ fn play_data(
             text += &format!("{} {f}\n", g.result);
         }
         text += &format!(
-            "# game {} opening {} result {} {} plies {} positions {}\n",
+            "# game {} opening {} result {} {} plies {} positions {} nodes {}\n",
             have + 1,
             opening + 1,
             g.result,
             g.reason,
             g.plies,
-            g.quiet.len()
+            g.quiet.len(),
+            opts.nodes
         );
         file.write_all(text.as_bytes())
             .and_then(|_| file.flush())
@@ -817,6 +834,8 @@ fn expected_score(cp: i32) -> f64 {
 #[derive(Debug, Clone)]
 pub struct TuneReport {
     pub games: u64,
+    /// The nodes per move the data's games were played at (as the data file records them).
+    pub nodes: std::collections::BTreeSet<u64>,
     pub positions: usize,
     pub held_out: usize,
     pub fit: Fit,
@@ -851,7 +870,7 @@ pub fn run(opts: &TuneOptions) -> Result<TuneReport, LabError> {
         on: opts.progress.unwrap_or(tty),
     };
     let games = play_data(opts, &game, &suite, &progress)?;
-    let (_, samples) = read_data(&opts.data, &game.variant.name)?;
+    let Data { samples, nodes, .. } = read_data(&opts.data, &game.variant.name)?;
     // Evenly spread over the data when there are more than wanted.
     let stride = samples.len().div_ceil(opts.positions.max(1)).max(1);
     let mut picked: Vec<Sample> = samples.into_iter().step_by(stride).collect();
@@ -916,6 +935,7 @@ pub fn run(opts: &TuneOptions) -> Result<TuneReport, LabError> {
     };
     Ok(TuneReport {
         games,
+        nodes,
         positions: train_set.positions.len(),
         held_out: held_set.positions.len(),
         fit,
