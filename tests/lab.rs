@@ -134,6 +134,16 @@ fn sprt_plays_pairs_and_resumes() {
     assert_eq!(pairs.len(), 2, "{results}");
     assert!(pairs[0].starts_with("pair 0 opening 1 "), "{results}");
     assert!(pairs[1].starts_with("pair 1 opening 2 "), "{results}");
+    // Asked for more games than the three openings give, a node-limited run stops after one
+    // pass through the suite: a second would replay the same games.
+    let out = sprt(&dir, 2000, 20, &[]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("games 6 (3 pairs)"), "{report}");
+    assert!(
+        report.contains("all 3 openings of the suite are played"),
+        "{report}"
+    );
     // Other settings on the same file are refused rather than mixed.
     let out = sprt(&dir, 3000, 6, &[]);
     assert!(!out.status.success());

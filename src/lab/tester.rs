@@ -172,6 +172,10 @@ pub struct Record {
     pub faults: u64,
     /// Index of the next pair to play.
     pub next_pair: u64,
+    /// Set when a node-limited run stopped because every opening of its suite (this many) had
+    /// been played: both engines are deterministic at fixed nodes, so a second pass through the
+    /// suite would replay the same games and count them twice.
+    pub suite_spent: Option<usize>,
 }
 
 impl Record {
@@ -214,7 +218,7 @@ impl Record {
         format!(
             "games {} ({pairs} pairs): +{} ={} -{}  pentanomial {:?}\n\
              {elo}  LLR {llr:.2} [{lo:.2}, {hi:.2}] for elo0 {} elo1 {}: {verdict}\n\
-             endings: {}  faults {}",
+             endings: {}  faults {}{}",
             2 * pairs,
             self.wins,
             self.draws,
@@ -223,7 +227,11 @@ impl Record {
             sprt.elo0,
             sprt.elo1,
             endings.join(", "),
-            self.faults
+            self.faults,
+            self.suite_spent.map_or(String::new(), |n| format!(
+                "\nstopped: all {n} openings of the suite are played; at fixed nodes more pairs \
+                 would replay the same games (a larger suite: `acedrex openings --count`)"
+            ))
         )
     }
 }
@@ -381,6 +389,10 @@ pub fn run(opts: &SprtOptions) -> Result<Record, LabError> {
         if opts.sprt.verdict(llr).is_some()
             || opts.max_pairs.is_some_and(|m| rec.penta.pairs() >= m)
         {
+            break;
+        }
+        if matches!(opts.control, Control::Nodes(_)) && rec.next_pair >= suite.len() as u64 {
+            rec.suite_spent = Some(suite.len());
             break;
         }
         let pair = rec.next_pair;
