@@ -898,7 +898,9 @@ impl<'a> Worker<'a> {
                             if let Some(c) = self.counter_index(ply) {
                                 self.counters[c] = m;
                             }
-                            let bonus = (depth * depth).min(400) * 8;
+                            // Stockfish's bonus: a deep cutoff moves the entry up to a quarter
+                            // of the way at once, so the history follows the game quickly.
+                            let bonus = (32 * depth * depth + 64 * depth - 64).min(HISTORY_MAX / 4);
                             self.update_history(m, bonus);
                             for &q in &quiets[..quiets_tried.min(64)] {
                                 self.update_history(q, -bonus);
