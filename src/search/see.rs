@@ -96,16 +96,17 @@ fn least_attacker(
     let empty = |c: u16| pos.at(c).is_empty() || gone(c);
     let mut best: Option<(u16, i32)> = None;
     for &a in pos.pieces(by) {
-        if a == target || gone(a) {
+        if a == target {
             continue;
         }
+        // Most pieces have no attack of this cell difference: that look-up comes first.
         let k = pos.at(a).kind().index();
+        let entry = flat.index[(base + k) * DIFF_SIZE + (diff - a as i16) as usize];
+        if entry == 0 || gone(a) {
+            continue;
+        }
         let value = if et.royal[k] { ROYAL } else { et.value[k] };
         if best.is_some_and(|(_, v)| v <= value) {
-            continue;
-        }
-        let entry = flat.index[(base + k) * DIFF_SIZE + (diff - a as i16) as usize];
-        if entry == 0 {
             continue;
         }
         let first = (entry >> 8) as usize;
