@@ -506,10 +506,11 @@ impl<'a> Worker<'a> {
     fn pick_simple(&mut self, ply: usize, i: usize) -> (Move, i32) {
         let scores = &mut self.scores[ply];
         let moves = &mut self.moves[ply];
-        let mut best = i;
-        for j in i + 1..scores.len() {
-            if scores[j] > scores[best] {
-                best = j;
+        // The first of the best scores, as a plain scan the compiler keeps in registers.
+        let (mut best, mut top) = (i, scores[i]);
+        for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+            if s > top {
+                (best, top) = (j, s);
             }
         }
         scores.swap(i, best);
