@@ -1033,9 +1033,16 @@ impl<'a> Worker<'a> {
         let mut best = stand;
         let mut best_move = None;
         let mut legal = 0;
+        let mut quiet_evasions = 0;
         let et = self.sh.et;
         for i in 0..self.moves[ply].len() {
             let (m, _) = self.pick_simple(ply, i);
+            let quiet = m.promotion().is_none() && !m.is_capture();
+            // In check, once two quiet evasions have been searched and none of them is mated,
+            // the later quiet ones (the least likely by history) are left out.
+            if in_check && quiet && quiet_evasions >= 2 && best > -MATE_BOUND {
+                continue;
+            }
             if !in_check {
                 // Delta pruning: even winning the victim (and promoting) cannot reach alpha.
                 let victim: i32 = self
@@ -1059,6 +1066,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             legal += 1;
+            if in_check && quiet {
+                quiet_evasions += 1;
+            }
             let gives_check = self.gives_check(m);
             let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
             self.pos.unmake();
