@@ -471,7 +471,7 @@ fn colour_bound(game: &Game, scratch: &mut Position, ty: u8) -> bool {
             scratch.board[from as usize] = Piece::EMPTY;
             for m in &moves {
                 any = true;
-                if (file_of(m.to) + rank_of(m.to) + f + r) % 2 != 0 {
+                if !(file_of(m.to) + rank_of(m.to) + f + r).is_multiple_of(2) {
                     return false;
                 }
             }
