@@ -616,9 +616,6 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
-        if in_check && ply > 0 && depth < MAX_PLY as i32 {
-            depth += 1;
-        }
         if depth <= 0 {
             return self.qsearch(ply, alpha, beta, in_check);
         }
@@ -825,6 +822,10 @@ impl<'a> Worker<'a> {
                     exchange_pruned = true;
                 }
             }
+            // A check is searched a ply deeper unless the exchange on its square loses the
+            // checking piece (judged before the move is made; most moves cannot check at all).
+            let check_loses =
+                self.sh.checks.may_check_before(&self.pos, m) && self.exchange_below(m, 0);
             if !self.make_legal(m, in_check, ply) {
                 continue;
             }
@@ -837,7 +838,7 @@ impl<'a> Worker<'a> {
             self.stack[ply] = m;
             legal += 1;
             let nodes_before = self.nodes;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + i32::from(gives_check && !check_loses);
             let v = if legal == 1 {
                 -self.search(new_depth, ply + 1, -beta, -alpha, gives_check, true)
             } else {
@@ -1214,6 +1215,8 @@ impl<'a> Worker<'a> {
                     self.pos.make(m);
                     self.evals[ply + 1] = self.sh.et.update(&self.pos, &self.evals[ply], m, moved);
                     let gives_check = self.pos.in_check();
+                    // Checks are searched a ply deeper, as at a max node.
+                    let depth = depth + i32::from(gives_check);
                     searched += 1;
                     let v = if searched == 1 {
                         -self.search(depth - 1, ply + 1, -b, -fa, gives_check, false)
