@@ -20,6 +20,16 @@ fn small(extra: &str) -> Arc<Game> {
     Game::new(parse_variant("t.txt", &text).unwrap_or_else(|e| panic!("{e:?}")))
 }
 
+/// The small game with bishops in the knights' places.
+fn bishops(extra: &str) -> Arc<Game> {
+    let text = format!(
+        "variant t\nboard 8x8\npiece K king K royal\npiece B bishop B value 300\npiece R rook R value 500\n\
+         piece P pawn fmWfcF value 100\nstart 4k3/pppppppp/8/8/8/8/PPPPPPPP/RB2K1BR w - - 0 1\n\
+         promotion P choice BR\n{extra}"
+    );
+    Game::new(parse_variant("t.txt", &text).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
 /// Positions along a fixed pseudo-random game, for comparing evaluations.
 fn positions(game: &Arc<Game>, plies: usize) -> Vec<Position> {
     let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
@@ -130,10 +140,19 @@ fn terms_at_zero_leave_the_material_of_the_line() {
 /// pieces are more mobile than usual, halving the king term halves the king's square table.
 #[test]
 fn each_term_moves_the_evaluation() {
-    let base = EvalTables::new(&small(""));
     let pos_of = |g: &Arc<Game>| positions(g, 200);
     for term in EVAL_TERMS {
-        let g = small(&format!("eval {term}=300\n"));
+        // The small game has no colour-bound type for `pair` to count: that term is walked in
+        // the small game with its knights made bishops.
+        let make = |extra: &str| {
+            if *term == "pair" {
+                bishops(extra)
+            } else {
+                small(extra)
+            }
+        };
+        let base = EvalTables::new(&make(""));
+        let g = make(&format!("eval {term}=300\n"));
         let et = EvalTables::new(&g);
         let moved = pos_of(&g)
             .iter()
@@ -303,11 +322,16 @@ fn passed_pawns_gain_as_passed_says() {
 /// What a term at 100 % adds to the evaluation of each (White-to-move FEN, White's gain) case,
 /// with either side to move, within a centipawn of the gain, and twice that at 200 %.
 fn assert_term_gains(term: &str, cases: &[(&str, f64)]) {
-    let g = small("");
+    assert_term_gains_in(small, term, cases);
+}
+
+/// [`assert_term_gains`] in the game `make` builds with the text it is given appended.
+fn assert_term_gains_in(make: impl Fn(&str) -> Arc<Game>, term: &str, cases: &[(&str, f64)]) {
+    let g = make("");
     for side in [" w ", " b "] {
         let sign = if side == " w " { 1.0 } else { -1.0 };
         let at = |fen: &str, percent: i32| {
-            let et = EvalTables::new(&small(&format!("eval {term}={percent}\n")));
+            let et = EvalTables::new(&make(&format!("eval {term}={percent}\n")));
             let fen = fen.replace(" w ", side);
             f64::from(et.evaluate(&Position::from_fen(&g, &fen).unwrap()))
         };
@@ -374,6 +398,34 @@ fn safe_central_cells_behind_the_pawns_gain_as_space_says() {
         ("4k3/8/8/8/2PP4/4P3/8/R3K2R w - - 0 1", 0.0),
     ];
     assert_term_gains("space", &cases);
+}
+
+/// The `pair` term: 45 in the middlegame and 60 in the endgame for each type whose every move
+/// keeps to one colour (a bishop, and not a knight) that a side has on both colours.
+#[test]
+fn colour_bound_pieces_on_both_colours_gain_as_pair_says() {
+    let game = |extra: &str| {
+        let text = format!(
+            "variant t\nboard 8x8\npiece K king K royal\npiece B bishop B value 300\n\
+             piece N knight N value 300\nstart 1nb1kbn1/8/8/8/8/8/8/1NB1KBN1 w - - 0 1\n{extra}"
+        );
+        Game::new(parse_variant("t.txt", &text).unwrap_or_else(|e| panic!("{e:?}")))
+    };
+    // The start's eight minor pieces are the phase's 2400.
+    let blend = |phase: f64| (45.0 * phase + 60.0 * (2400.0 - phase)) / 2400.0;
+    let cases = [
+        // Bishops on c1 and f1, the two colours.
+        ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", blend(600.0)),
+        // On c1 and e3, one colour: no pair.
+        ("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", 0.0),
+        // Both sides have the pair.
+        ("2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1", 0.0),
+        // Black's lone bishop makes no pair; White's pair still counts.
+        ("2b1k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", blend(900.0)),
+        // Knights on b1 and g1 stand on both colours, but a knight changes colour every move.
+        ("4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1", 0.0),
+    ];
+    assert_term_gains_in(game, "pair", &cases);
 }
 
 /// The `structure` term: a pawn with no pawn of its side on the files next to it costs 12 in the

@@ -24,6 +24,8 @@ const DENSITY: f64 = 0.25;
 const SAMPLES: usize = 12;
 /// Side to move bonus.
 pub const TEMPO: i32 = 12;
+/// A pair of colour-bound pieces on both colours, (mg, eg) at `pair=100`.
+const PAIR: (i32, i32) = (45, 60);
 
 /// Per-game evaluation data. Build once per [`Game`] and share.
 #[derive(Debug)]
@@ -74,6 +76,11 @@ pub struct EvalTables {
     /// Whether any entry of `passer` is non-zero: the walk for passed pawns is skipped otherwise
     /// (`passed=0`, or no pawn that promotes).
     any_passer: bool,
+    /// The types whose every move keeps to the colour of the cell it starts from (a bishop, an
+    /// alfil), as bits: two of one such type on both colours make a pair.
+    colour_bound: u64,
+    /// Percent of the bonus for such a pair (`eval pair=N`).
+    pair_percent: i32,
 }
 
 /// A set of board cells, indexed by `cell - BASE`.
@@ -441,6 +448,38 @@ fn promotion_distance(
     out
 }
 
+/// Does every move of this type, alone on the empty board from any cell, land on a cell of the
+/// colour it started from (and is there any move)? Then its pieces keep to one colour for good.
+fn colour_bound(game: &Game, scratch: &mut Position, ty: u8) -> bool {
+    let (files, ranks) = (game.tables.files, game.tables.ranks);
+    scratch.side = Side::White;
+    for f in 0..files {
+        for r in 0..ranks {
+            let c = cell(f, r);
+            scratch.board[c as usize] = Piece::EMPTY;
+            scratch.virgin[c as usize] = false;
+        }
+    }
+    let mut moves = Vec::new();
+    let mut any = false;
+    for f in 0..files {
+        for r in 0..ranks {
+            let from = cell(f, r);
+            scratch.board[from as usize] = Piece::new(Side::White, Kind(ty));
+            moves.clear();
+            scratch.piece_moves(from, &mut moves);
+            scratch.board[from as usize] = Piece::EMPTY;
+            for m in &moves {
+                any = true;
+                if !(file_of(m.to) + rank_of(m.to) + f + r).is_multiple_of(2) {
+                    return false;
+                }
+            }
+        }
+    }
+    any
+}
+
 /// What the evaluation derives from the rules alone, whatever the weights: the sampled mobility of
 /// each piece type per square. Sampling is most of the cost of building [`EvalTables`], so the
 /// tuner samples once and builds tables for many weights from one basis.
@@ -448,6 +487,8 @@ pub struct EvalBasis {
     game: Arc<Game>,
     /// Sampled mobility per type, White's and Black's tables.
     mob: Vec<[Vec<f64>; 2]>,
+    /// Per type: every move keeps to its starting cell's colour.
+    colour_bound: Vec<bool>,
 }
 
 impl EvalBasis {
@@ -460,9 +501,13 @@ impl EvalBasis {
                 [white, black]
             })
             .collect();
+        let colour_bound = (0..game.tables.pieces.len() as u8)
+            .map(|ty| colour_bound(game, &mut s, ty))
+            .collect();
         EvalBasis {
             game: game.clone(),
             mob,
+            colour_bound,
         }
     }
 
@@ -622,6 +667,12 @@ impl EvalTables {
                 .unwrap_or(2);
             32 * cells.max(1) * (men - 1).max(1).pow(2)
         };
+        let colour_bound = basis
+            .colour_bound
+            .iter()
+            .enumerate()
+            .filter(|&(ty, &b)| b && !royal[ty] && !pawn[ty])
+            .fold(0, |bits, (ty, _)| bits | 1 << ty);
         EvalTables {
             value,
             royal,
@@ -644,6 +695,8 @@ impl EvalTables {
             mob_base,
             mob_weight,
             any_passer: passer.iter().any(|&p| p != (0, 0)),
+            colour_bound,
+            pair_percent: weights.term("pair").expect("a known term"),
             passer,
         }
     }
@@ -1194,6 +1247,24 @@ impl EvalTables {
         (v / self.space_divisor) as i32
     }
 
+    /// The pair bonus of one side, (mg, eg): for each colour-bound type it has on both colours
+    /// (Stockfish's bishop pair, about half a pawn).
+    fn pair(&self, pos: &Position, side: Side) -> (i32, i32) {
+        if self.pair_percent == 0 || self.colour_bound == 0 {
+            return (0, 0);
+        }
+        let mut on = [0u64; 2];
+        for &c in pos.pieces(side) {
+            let bit = 1u64 << pos.at(c).kind().index();
+            on[usize::from((file_of(c) + rank_of(c)) & 1)] |= bit & self.colour_bound;
+        }
+        let pairs = (on[0] & on[1]).count_ones() as i32;
+        (
+            pairs * PAIR.0 * self.pair_percent / 100,
+            pairs * PAIR.1 * self.pair_percent / 100,
+        )
+    }
+
     /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
     /// the board is skipped: mobility, threats, the attack and the space are 0.
     fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
@@ -1229,6 +1300,7 @@ impl EvalTables {
                 shelter: (self.shelter(pos, st, who), 0),
                 structure: self.structure(st, who),
                 space,
+                pair: self.pair(pos, who),
             }
         })
     }
@@ -1303,10 +1375,11 @@ struct Terms {
     shelter: (i32, i32),
     structure: (i32, i32),
     space: (i32, i32),
+    pair: (i32, i32),
 }
 
 impl Terms {
-    const NAMES: [&'static str; 9] = [
+    const NAMES: [&'static str; 10] = [
         "material",
         "king",
         "mobility",
@@ -1316,9 +1389,10 @@ impl Terms {
         "shelter",
         "structure",
         "space",
+        "pair",
     ];
 
-    fn rows(&self) -> [(i32, i32); 9] {
+    fn rows(&self) -> [(i32, i32); 10] {
         [
             self.material,
             self.king,
@@ -1329,6 +1403,7 @@ impl Terms {
             self.shelter,
             self.structure,
             self.space,
+            self.pair,
         ]
     }
 

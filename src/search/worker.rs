@@ -34,6 +34,9 @@ const CORR_LIMIT: i32 = 400;
 
 /// Ordering score bands.
 const SCORE_HASH: i32 = 1 << 30;
+/// Lifts the tactical scores above `SCORE_GOOD_TACTICAL` by more than the capture history can
+/// take off them (`HISTORY_MAX / 8`).
+const CAPTURE_ORDER_OFFSET: i32 = HISTORY_MAX / 4;
 /// A ply whose static eval is unknown (in check, or a chance node).
 const NO_STATIC_EVAL: i32 = i32::MIN;
 const SCORE_GOOD_TACTICAL: i32 = 1 << 26;
@@ -79,6 +82,8 @@ pub struct Shared<'a> {
 /// game: the history table. The engine keeps one per thread between searches.
 pub struct Memory {
     history: Vec<i32>,
+    /// As `history`, for captures and promotions.
+    captures: Vec<i32>,
     /// Per side and pawn structure: how far the searches found the static eval off.
     correction: Vec<i32>,
 }
@@ -87,6 +92,7 @@ impl Memory {
     pub fn new() -> Memory {
         Memory {
             history: vec![0; 2 * Kind::MAX * SPAN],
+            captures: vec![0; 2 * Kind::MAX * SPAN],
             correction: vec![0; 2 * CORR_SIZE],
         }
     }
@@ -116,6 +122,7 @@ pub struct Worker<'a> {
     see_ok: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    captures: Vec<i32>,
     correction: Vec<i32>,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
@@ -202,6 +209,7 @@ impl<'a> Worker<'a> {
             stack: vec![NO_MOVE; MAX_PLY + 2],
             see_ok: see::available(&pos),
             history: memory.history,
+            captures: memory.captures,
             correction: memory.correction,
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
@@ -228,6 +236,7 @@ impl<'a> Worker<'a> {
     pub fn into_memory(self) -> Memory {
         Memory {
             history: self.history,
+            captures: self.captures,
             correction: self.correction,
         }
     }
@@ -410,7 +419,10 @@ impl<'a> Worker<'a> {
     /// Ordering value of a tactical move: MVV-LVA plus promotion gain.
     fn tactical_score(&self, m: Move) -> i32 {
         let (victim, attacker, promo) = self.trade(m);
-        SCORE_GOOD_TACTICAL + victim * 16 + promo * 16 - attacker / 16
+        // The capture history moves a capture past others of up to about a pawn and a third more
+        // (or less) gain; the offset keeps every score inside the band.
+        SCORE_GOOD_TACTICAL + CAPTURE_ORDER_OFFSET + victim * 16 + promo * 16 - attacker / 16
+            + self.captures[self.hist_index(m)] / 8
     }
 
     /// (victim value, attacker value with royal pieces as 0, promotion gain) of a move.
@@ -577,6 +589,12 @@ impl<'a> Worker<'a> {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
+    fn update_capture_history(&mut self, m: Move, bonus: i32) {
+        let i = self.hist_index(m);
+        let h = &mut self.captures[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let next = self.pv_len[ply + 1].max(ply + 1);
@@ -598,9 +616,6 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
-        if in_check && ply > 0 && depth < MAX_PLY as i32 {
-            depth += 1;
-        }
         if depth <= 0 {
             return self.qsearch(ply, alpha, beta, in_check);
         }
@@ -749,6 +764,8 @@ impl<'a> Worker<'a> {
         let mut legal = 0usize;
         let mut quiets_tried = 0usize;
         let mut quiets: [Move; 64] = [NO_MOVE; 64];
+        let mut tacticals_tried = 0usize;
+        let mut tacticals: [Move; 32] = [NO_MOVE; 32];
         let n = self.moves[ply].len();
         // Once pruning starts it goes on to the end (the remaining moves are all plain quiet moves,
         // and the conditions only grow stronger): then only checks are searched, in any order.
@@ -805,6 +822,10 @@ impl<'a> Worker<'a> {
                     exchange_pruned = true;
                 }
             }
+            // A check is searched a ply deeper unless the exchange on its square loses the
+            // checking piece (judged before the move is made; most moves cannot check at all).
+            let check_loses =
+                self.sh.checks.may_check_before(&self.pos, m) && self.exchange_below(m, 0);
             if !self.make_legal(m, in_check, ply) {
                 continue;
             }
@@ -817,7 +838,7 @@ impl<'a> Worker<'a> {
             self.stack[ply] = m;
             legal += 1;
             let nodes_before = self.nodes;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + i32::from(gives_check && !check_loses);
             let v = if legal == 1 {
                 -self.search(new_depth, ply + 1, -beta, -alpha, gives_check, true)
             } else {
@@ -891,7 +912,16 @@ impl<'a> Worker<'a> {
                         self.root_best = Some((m, v));
                     }
                     if v >= beta {
-                        if !tactical {
+                        // Stockfish's bonus: a deep cutoff moves the entry up to a quarter
+                        // of the way at once, so the history follows the game quickly.
+                        let bonus = (32 * depth * depth + 64 * depth - 64).min(HISTORY_MAX / 4);
+                        // The captures tried before the move that cut off were no good here.
+                        for &t in &tacticals[..tacticals_tried.min(32)] {
+                            self.update_capture_history(t, -bonus);
+                        }
+                        if tactical {
+                            self.update_capture_history(m, bonus);
+                        } else {
                             if !self.killers[ply][0].same_action(m) {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
@@ -899,9 +929,6 @@ impl<'a> Worker<'a> {
                             if let Some(c) = self.counter_index(ply) {
                                 self.counters[c] = m;
                             }
-                            // Stockfish's bonus: a deep cutoff moves the entry up to a quarter
-                            // of the way at once, so the history follows the game quickly.
-                            let bonus = (32 * depth * depth + 64 * depth - 64).min(HISTORY_MAX / 4);
                             self.update_history(m, bonus);
                             for &q in &quiets[..quiets_tried.min(64)] {
                                 self.update_history(q, -bonus);
@@ -916,6 +943,11 @@ impl<'a> Worker<'a> {
                     quiets[quiets_tried] = m;
                 }
                 quiets_tried += 1;
+            } else {
+                if tacticals_tried < 32 {
+                    tacticals[tacticals_tried] = m;
+                }
+                tacticals_tried += 1;
             }
         }
         if legal == 0 {
@@ -1183,6 +1215,8 @@ impl<'a> Worker<'a> {
                     self.pos.make(m);
                     self.evals[ply + 1] = self.sh.et.update(&self.pos, &self.evals[ply], m, moved);
                     let gives_check = self.pos.in_check();
+                    // Checks are searched a ply deeper, as at a max node.
+                    let depth = depth + i32::from(gives_check);
                     searched += 1;
                     let v = if searched == 1 {
                         -self.search(depth - 1, ply + 1, -b, -fa, gives_check, false)

@@ -79,6 +79,7 @@ pub const EVAL_TERMS: &[&str] = &[
     "shelter",
     "structure",
     "space",
+    "pair",
 ];
 
 /// `eval`: evaluation parameters fitted to games (`acedrex tune`), or written by hand. The default
@@ -97,7 +98,8 @@ pub struct EvalWeights {
     /// bonus for an attack on the enemy royal piece's neighbourhood and for checks it cannot answer
     /// by a capture, `shelter` the own pawns in front of the royal piece and the enemy pawns
     /// storming it, `structure` the penalties of isolated and doubled pawns, `space` the safe
-    /// central cells on the own side behind the own pawns while many pieces remain.
+    /// central cells on the own side behind the own pawns while many pieces remain, `pair` the
+    /// bonus for pieces of one colour-bound type on both colours (the bishop pair).
     pub terms: [i32; EVAL_TERMS.len()],
 }
 
