@@ -145,6 +145,12 @@ pub struct Worker<'a> {
     static_evals: Vec<i32>,
 }
 
+/// Moves a history entry by `bonus`, the less the nearer it already is to ±`HISTORY_MAX`.
+#[inline]
+fn add_history(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
 /// Mate scores are stored relative to the node, not the root.
 fn to_tt(v: i32, ply: usize) -> i32 {
     if v >= MATE_BOUND {
@@ -585,14 +591,12 @@ impl<'a> Worker<'a> {
 
     fn update_history(&mut self, m: Move, bonus: i32) {
         let i = self.hist_index(m);
-        let h = &mut self.history[i];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        add_history(&mut self.history[i], bonus);
     }
 
     fn update_capture_history(&mut self, m: Move, bonus: i32) {
         let i = self.hist_index(m);
-        let h = &mut self.captures[i];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        add_history(&mut self.captures[i], bonus);
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -1215,7 +1219,8 @@ impl<'a> Worker<'a> {
                     self.pos.make(m);
                     self.evals[ply + 1] = self.sh.et.update(&self.pos, &self.evals[ply], m, moved);
                     let gives_check = self.pos.in_check();
-                    // Checks are searched a ply deeper, as at a max node.
+                    // Every check is searched a ply deeper here (a max node spares those that
+                    // lose the checking piece; dice variants keep the simpler rule).
                     let depth = depth + i32::from(gives_check);
                     searched += 1;
                     let v = if searched == 1 {
