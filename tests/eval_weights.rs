@@ -12,20 +12,21 @@ use std::sync::Arc;
 
 /// A small chess-like game, with `extra` appended to the file.
 fn small(extra: &str) -> Arc<Game> {
-    let text = format!(
-        "variant t\nboard 8x8\npiece K king K royal\npiece N knight N value 300\npiece R rook R value 500\n\
-         piece P pawn fmWfcF value 100\nstart 4k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K1NR w - - 0 1\n\
-         promotion P choice NR\n{extra}"
-    );
-    Game::new(parse_variant("t.txt", &text).unwrap_or_else(|e| panic!("{e:?}")))
+    with_minor('N', "knight", extra)
 }
 
 /// The small game with bishops in the knights' places.
 fn bishops(extra: &str) -> Arc<Game> {
+    with_minor('B', "bishop", extra)
+}
+
+/// The small game whose minor piece is `letter` (its Betza too), with `extra` appended.
+fn with_minor(letter: char, name: &str, extra: &str) -> Arc<Game> {
     let text = format!(
-        "variant t\nboard 8x8\npiece K king K royal\npiece B bishop B value 300\npiece R rook R value 500\n\
-         piece P pawn fmWfcF value 100\nstart 4k3/pppppppp/8/8/8/8/PPPPPPPP/RB2K1BR w - - 0 1\n\
-         promotion P choice BR\n{extra}"
+        "variant t\nboard 8x8\npiece K king K royal\npiece {letter} {name} {letter} value 300\n\
+         piece R rook R value 500\npiece P pawn fmWfcF value 100\n\
+         start 4k3/pppppppp/8/8/8/8/PPPPPPPP/R{letter}2K1{letter}R w - - 0 1\n\
+         promotion P choice {letter}R\n{extra}"
     );
     Game::new(parse_variant("t.txt", &text).unwrap_or_else(|e| panic!("{e:?}")))
 }
