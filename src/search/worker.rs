@@ -783,6 +783,10 @@ impl<'a> Worker<'a> {
                 self.pick(ply, i, &mut sorted, depth > 5)
             };
             let tactical = m.promotion().is_some() || m.is_capture();
+            // `pick` has already followed the exchange of a plain quiet move or a good capture and
+            // found that it loses nothing: no exchange test below can then be true.
+            let exchange_safe = !pruning
+                && (Self::plain_quiet(order) || (SCORE_GOOD_TACTICAL..SCORE_HASH).contains(&order));
             // Late move pruning (after half as many quiet moves where the static eval is not
             // improving) and futility pruning of quiet moves, except checks.
             let prune = pruning
@@ -819,7 +823,7 @@ impl<'a> Worker<'a> {
                 } else {
                     SEE_MARGIN_QUIET * depth * depth
                 };
-                if self.exchange_below(m, margin) {
+                if !exchange_safe && self.exchange_below(m, margin) {
                     if !self.sh.checks.may_check_before(&self.pos, m) {
                         continue;
                     }
@@ -828,8 +832,9 @@ impl<'a> Worker<'a> {
             }
             // A check is searched a ply deeper unless the exchange on its square loses the
             // checking piece (judged before the move is made; most moves cannot check at all).
-            let check_loses =
-                self.sh.checks.may_check_before(&self.pos, m) && self.exchange_below(m, 0);
+            let check_loses = !exchange_safe
+                && self.sh.checks.may_check_before(&self.pos, m)
+                && self.exchange_below(m, 0);
             if !self.make_legal(m, in_check, ply) {
                 continue;
             }
