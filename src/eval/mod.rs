@@ -1070,9 +1070,19 @@ impl EvalTables {
     }
 
     /// The evaluation without mobility, the one term that walks the board: cheap, and within
-    /// [`LAZY_MARGIN`] of [`EvalTables::finish`] in all but wild positions.
-    pub fn finish_lazy(&self, pos: &Position, st: &EvalState) -> i32 {
-        self.finish_with(pos, st, false)
+    /// [`LAZY_MARGIN`] of [`EvalTables::finish`] in all but wild positions. With it, the terms
+    /// it computed, from which [`EvalTables::finish_walked`] completes the full evaluation.
+    pub fn finish_lazy(&self, pos: &Position, st: &EvalState) -> (i32, LazyTerms) {
+        let terms = self.board_terms(pos, st);
+        let v = self.for_white(&terms, st) * pos.side_to_move().sign() + TEMPO;
+        (v, LazyTerms(terms))
+    }
+
+    /// [`EvalTables::finish`] of the position `lazy` came from, without computing its terms again.
+    pub fn finish_walked(&self, pos: &Position, st: &EvalState, lazy: LazyTerms) -> i32 {
+        let mut terms = lazy.0;
+        self.add_walks(pos, st, &mut terms);
+        self.for_white(&terms, st) * pos.side_to_move().sign() + TEMPO
     }
 
     /// Passed pawns of one side: (mg, eg).
@@ -1268,41 +1278,58 @@ impl EvalTables {
     /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
     /// the board is skipped: mobility, threats, the attack and the space are 0.
     fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
-        let walks = with_mobility.then(|| Side::BOTH.map(|side| self.mobility(pos, side)));
+        let mut terms = self.board_terms(pos, st);
+        if with_mobility {
+            self.add_walks(pos, st, &mut terms);
+        }
+        terms
+    }
+
+    /// Each side's terms that need no walk of the board; the walked ones are 0.
+    fn board_terms(&self, pos: &Position, st: &EvalState) -> [Terms; 2] {
         std::array::from_fn(|side| {
             let who = Side::from_index(side);
             let danger = st.danger[side];
             let king =
                 8 * st.shield[side].min(3) as i64 - (danger as i64 * danger as i64 / 4).min(400);
-            let (mobility, threats, attack, space) =
-                walks
-                    .as_ref()
-                    .map_or(((0, 0), (0, 0), (0, 0), (0, 0)), |w| {
-                        let (mg, eg, t, ref att) = w[side];
-                        let attack = if self.attack_percent == 0 {
-                            (0, 0)
-                        } else {
-                            att.bonus(&w[side ^ 1].3, self.attack_percent)
-                        };
-                        let space = (
-                            self.space(pos, st, who, &w[side ^ 1].3.attacked, &att.pawn_attacked),
-                            0,
-                        );
-                        ((mg, eg), (t, t), attack, space)
-                    });
             Terms {
                 material: (st.mg[side], st.eg[side]),
                 king: ((king * self.king_percent / 100) as i32, 0),
-                mobility,
-                threats,
-                attack,
+                mobility: (0, 0),
+                threats: (0, 0),
+                attack: (0, 0),
                 passed: self.passers(pos, st, who),
                 shelter: (self.shelter(pos, st, who), 0),
                 structure: self.structure(st, who),
-                space,
+                space: (0, 0),
                 pair: self.pair(pos, who),
             }
         })
+    }
+
+    /// Walks both sides' pieces and fills in the terms the walks give: mobility, threats, the
+    /// attack on the royal piece and space.
+    fn add_walks(&self, pos: &Position, st: &EvalState, terms: &mut [Terms; 2]) {
+        let walks = Side::BOTH.map(|side| self.mobility(pos, side));
+        for (side, t) in terms.iter_mut().enumerate() {
+            let who = Side::from_index(side);
+            let (mg, eg, threats, ref att) = walks[side];
+            t.mobility = (mg, eg);
+            t.threats = (threats, threats);
+            if self.attack_percent != 0 {
+                t.attack = att.bonus(&walks[side ^ 1].3, self.attack_percent);
+            }
+            t.space = (
+                self.space(
+                    pos,
+                    st,
+                    who,
+                    &walks[side ^ 1].3.attacked,
+                    &att.pawn_attacked,
+                ),
+                0,
+            );
+        }
     }
 
     /// The middlegame share of the phase, as (phase, total): the blend is
@@ -1359,6 +1386,9 @@ impl EvalTables {
         }
     }
 }
+
+/// The terms [`EvalTables::finish_lazy`] computed, for [`EvalTables::finish_walked`].
+pub struct LazyTerms([Terms; 2]);
 
 /// One side's evaluation terms, (mg, eg) each, in centipawns.
 #[derive(Debug, Clone, Copy)]

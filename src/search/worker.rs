@@ -376,11 +376,12 @@ impl<'a> Worker<'a> {
     /// it, the cheap part alone decides. Also says whether the value is the exact evaluation.
     #[inline]
     fn evaluate_lazy(&self, ply: usize, alpha: i32, beta: i32) -> (i32, bool) {
-        let cheap = self.sh.et.finish_lazy(&self.pos, &self.evals[ply]);
+        let (cheap, lazy) = self.sh.et.finish_lazy(&self.pos, &self.evals[ply]);
         if cheap - LAZY_MARGIN >= beta || cheap + LAZY_MARGIN <= alpha {
             return (cheap, false);
         }
-        (self.evaluate(ply), true)
+        let full = self.sh.et.finish_walked(&self.pos, &self.evals[ply], lazy);
+        (full, true)
     }
 
     /// The correction history's slot for the position at `ply`.
