@@ -1066,7 +1066,8 @@ impl EvalTables {
 
     /// The evaluation of a position from its terms, for the side to move.
     pub fn finish(&self, pos: &Position, st: &EvalState) -> i32 {
-        self.finish_with(pos, st, true)
+        let terms = self.terms(pos, st);
+        self.for_side_to_move(&terms, pos, st)
     }
 
     /// The evaluation without mobility, the one term that walks the board: cheap, and within
@@ -1074,7 +1075,7 @@ impl EvalTables {
     /// it computed, from which [`EvalTables::finish_walked`] completes the full evaluation.
     pub fn finish_lazy(&self, pos: &Position, st: &EvalState) -> (i32, LazyTerms) {
         let terms = self.board_terms(pos, st);
-        let v = self.for_white(&terms, st) * pos.side_to_move().sign() + TEMPO;
+        let v = self.for_side_to_move(&terms, pos, st);
         (v, LazyTerms(terms))
     }
 
@@ -1082,7 +1083,7 @@ impl EvalTables {
     pub fn finish_walked(&self, pos: &Position, st: &EvalState, lazy: LazyTerms) -> i32 {
         let mut terms = lazy.0;
         self.add_walks(pos, st, &mut terms);
-        self.for_white(&terms, st) * pos.side_to_move().sign() + TEMPO
+        self.for_side_to_move(&terms, pos, st)
     }
 
     /// Passed pawns of one side: (mg, eg).
@@ -1275,13 +1276,10 @@ impl EvalTables {
         )
     }
 
-    /// Each side's terms, (mg, eg), before the phase blends them. Without mobility the walk of
-    /// the board is skipped: mobility, threats, the attack and the space are 0.
-    fn terms(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> [Terms; 2] {
+    /// Each side's terms, (mg, eg), before the phase blends them.
+    fn terms(&self, pos: &Position, st: &EvalState) -> [Terms; 2] {
         let mut terms = self.board_terms(pos, st);
-        if with_mobility {
-            self.add_walks(pos, st, &mut terms);
-        }
+        self.add_walks(pos, st, &mut terms);
         terms
     }
 
@@ -1359,16 +1357,16 @@ impl EvalTables {
         terms[0].blend(phase, total) - terms[1].blend(phase, total) + self.bare_king_bonus(st)
     }
 
-    fn finish_with(&self, pos: &Position, st: &EvalState, with_mobility: bool) -> i32 {
-        let terms = self.terms(pos, st, with_mobility);
-        self.for_white(&terms, st) * pos.side_to_move().sign() + TEMPO
+    /// The terms blended and the tempo added, for the side to move.
+    fn for_side_to_move(&self, terms: &[Terms; 2], pos: &Position, st: &EvalState) -> i32 {
+        self.for_white(terms, st) * pos.side_to_move().sign() + TEMPO
     }
 
     /// The evaluation term by term, for people: what [`EvalTables::evaluate`] adds up.
     pub fn trace(&self, pos: &Position) -> EvalTrace {
         let st = self.state(pos);
         let (phase, total) = self.phase(&st);
-        let terms = self.terms(pos, &st, true);
+        let terms = self.terms(pos, &st);
         let white = self.for_white(&terms, &st);
         let [w, b] = terms;
         EvalTrace {
