@@ -1631,7 +1631,8 @@ mod tests {
         assert_eq!(value_from_mobility(calibration().1), 500);
     }
 
-    /// Updating the terms move by move gives what computing them from scratch gives.
+    /// Updating the terms move by move gives what computing them from scratch gives, and the
+    /// full evaluation completed from the lazy one's terms is the full evaluation.
     #[test]
     fn incremental_matches_full() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -1654,6 +1655,13 @@ mod tests {
                     pos.make(m);
                     st = et.update(&pos, &st, m, moved);
                     assert_eq!(st, et.state(&pos), "{name}: {}", pos.fen());
+                    let (_, lazy) = et.finish_lazy(&pos, &st);
+                    assert_eq!(
+                        et.finish_walked(&pos, &st, lazy),
+                        et.finish(&pos, &st),
+                        "{name}: {}",
+                        pos.fen()
+                    );
                 }
             }
         }
