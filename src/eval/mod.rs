@@ -948,7 +948,9 @@ impl EvalTables {
                 continue;
             }
             let mut c = king as i16;
-            for _ in 0..max {
+            // A slide's `max` of 0 is unlimited: the board's edge ends it.
+            let steps = if max == 0 { u8::MAX } else { max };
+            for _ in 0..steps {
                 c -= off;
                 let p = pos.at(c as u16);
                 if p.is_off() {
@@ -1690,6 +1692,32 @@ mod tests {
         let attacked = et.pawn_attacks(&pos, Side::Black);
         assert!(attacked.contains(cell(2, 5)) && attacked.contains(cell(4, 5)));
         assert_eq!(count(&attacked), (6, 2));
+    }
+
+    /// A slider checks from any cell of its lines to the royal piece up to the first piece, and
+    /// a check no enemy piece guards adds to the attack.
+    #[test]
+    fn sliders_give_safe_checks() {
+        let game = Game::new(crate::variant::builtin("capablanca").unwrap());
+        let et = EvalTables::new(&game);
+        // Black's rook on h3 can check from h1 and from e3; nothing of White's guards them.
+        let pos = Position::from_fen(&game, "5k4/10/10/10/10/7r2/10/4K5 w - - 0 1").unwrap();
+        let rook = pos.at(cell(7, 2)).kind().index();
+        let checks = et.check_cells(&pos, Side::Black, rook, cell(4, 0));
+        for (f, r) in [(0, 0), (3, 0), (5, 0), (9, 0), (4, 1), (4, 7)] {
+            assert!(checks.contains(cell(f, r)), "{f},{r}");
+        }
+        assert!(!checks.contains(cell(5, 1)) && !checks.contains(cell(4, 0)));
+        let black = et.terms(&pos, &et.state(&pos))[1];
+        assert!(black.attack.0 > 0, "{:?}", black.attack);
+        // A white rook on a3 guards e3 and h3's way to h1 stays: still one safe check, less.
+        let guarded = Position::from_fen(&game, "5k4/10/10/10/10/R6r2/10/4K5 w - - 0 1").unwrap();
+        let less = et.terms(&guarded, &et.state(&guarded))[1];
+        assert!(
+            0 < less.attack.0 && less.attack.0 < black.attack.0,
+            "{:?}",
+            less.attack
+        );
     }
 
     /// A pawn is passed when no enemy pawn stands ahead of it on its file or the next ones;
