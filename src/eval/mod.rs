@@ -1694,6 +1694,94 @@ mod tests {
         assert_eq!(count(&attacked), (6, 2));
     }
 
+    /// The check cells of every piece type whose moves are all plain leaps and slides are exactly the cells from which the move generator says it attacks the royal piece: the
+    /// piece on each empty cell in turn, beside the two royal pieces and a blocker.
+    #[test]
+    fn check_cells_are_the_attacking_cells() {
+        let mut tested = 0;
+        for name in ["capablanca", "chess", "shatranj"] {
+            let game = Game::new(crate::variant::builtin(name).unwrap());
+            let (files, ranks) = (game.variant.files, game.variant.ranks);
+            let tables = &game.tables.pieces;
+            let royal = tables.iter().position(|t| t.royal).unwrap();
+            let blocker = tables.iter().position(|t| t.pawn).unwrap();
+            let et = EvalTables::new(&game);
+            // White's royal piece off the edges, Black's in a corner, a white pawn in the way.
+            let (kf, kr) = (files / 2, ranks / 2 - 1);
+            let fixed = [
+                ((kf, kr), Piece::new(Side::White, Kind(royal as u8))),
+                (
+                    (files - 1, ranks - 1),
+                    Piece::new(Side::Black, Kind(royal as u8)),
+                ),
+                (
+                    (kf + 2, kr + 2),
+                    Piece::new(Side::White, Kind(blocker as u8)),
+                ),
+            ];
+            for (ty, t) in tables.iter().enumerate() {
+                if t.royal || !t.program[1].complex.is_empty() {
+                    continue;
+                }
+                tested += 1;
+                for f in 0..files {
+                    for r in 0..ranks {
+                        if fixed.iter().any(|&(at, _)| at == (f, r)) {
+                            continue;
+                        }
+                        let mut rows = vec![vec![None; files as usize]; ranks as usize];
+                        for &((pf, pr), p) in &fixed {
+                            rows[pr as usize][pf as usize] = Some(p);
+                        }
+                        rows[r as usize][f as usize] =
+                            Some(Piece::new(Side::Black, Kind(ty as u8)));
+                        let fen = fen_of(&game, &rows);
+                        let pos = Position::from_fen(&game, &fen).unwrap();
+                        let king = cell(kf, kr);
+                        let cells = et.check_cells(&pos, Side::Black, ty, king);
+                        assert_eq!(
+                            cells.contains(cell(f, r)),
+                            pos.attacked(king, Side::Black),
+                            "{name}: {} on {f},{r}: {fen}",
+                            t.letter
+                        );
+                    }
+                }
+            }
+        }
+        assert!(tested >= 12, "{tested}");
+    }
+
+    /// A FEN of `rows` (rank 0 first), White to move, no rights.
+    fn fen_of(game: &Game, rows: &[Vec<Option<Piece>>]) -> String {
+        let mut parts = Vec::new();
+        for row in rows.iter().rev() {
+            let (mut s, mut empty) = (String::new(), 0);
+            for p in row {
+                match p {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        let letter = game.tables.pieces[p.kind().index()].letter;
+                        s.push(if p.side() == Side::White {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            parts.push(s);
+        }
+        format!("{} w - - 0 1", parts.join("/"))
+    }
+
     /// A slider checks from any cell of its lines to the royal piece up to the first piece, and
     /// a check no enemy piece guards adds to the attack.
     #[test]
