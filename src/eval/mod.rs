@@ -1694,8 +1694,9 @@ mod tests {
         assert_eq!(count(&attacked), (6, 2));
     }
 
-    /// The check cells of every piece type whose moves are all plain leaps and slides are exactly the cells from which the move generator says it attacks the royal piece: the
-    /// piece on each empty cell in turn, beside the two royal pieces and a blocker.
+    /// The check cells of every piece type whose moves are all plain leaps and slides are exactly
+    /// the cells from which the move generator says it attacks the royal piece: the piece on each
+    /// empty cell in turn, beside the two royal pieces and a blocker.
     #[test]
     fn check_cells_are_the_attacking_cells() {
         let mut tested = 0;
