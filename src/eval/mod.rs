@@ -934,7 +934,7 @@ impl EvalTables {
     }
 
     /// What a piece of type `ty` of `side` needs to attack the enemy royal piece on `king`: the
-    /// cells from which its plain leaps and slides would reach it.
+    /// cells from which its plain leaps, slides and bent paths would reach it.
     fn check_cells(&self, pos: &Position, side: Side, ty: usize, king: u16) -> Cells {
         let prog = &pos.game().tables.pieces[ty].program[side.index()];
         let mut cells = Cells::EMPTY;
@@ -959,6 +959,28 @@ impl EvalTables {
                 cells.insert(c);
                 if p.is_occupied() {
                     break;
+                }
+            }
+        }
+        // A bent path reaches the royal piece by its first step, or by a slide from the empty
+        // cell that step lands on: walking the slide back from the royal square, each empty cell
+        // is such a landing cell, one first step after the origin.
+        for b in &prog.bent {
+            if b.stop & Stop::ENEMY != 0 {
+                cells.insert(king as i16 - b.step);
+            }
+            for &(off, max, stop) in &b.slides {
+                if stop & Stop::ENEMY == 0 {
+                    continue;
+                }
+                let steps = if max == 0 { u8::MAX } else { max };
+                let mut c = king as i16;
+                for _ in 0..steps {
+                    c -= off;
+                    if !pos.at(c as u16).is_empty() {
+                        break;
+                    }
+                    cells.insert(c - b.step);
                 }
             }
         }
@@ -1694,13 +1716,13 @@ mod tests {
         assert_eq!(count(&attacked), (6, 2));
     }
 
-    /// The check cells of every piece type whose moves are all plain leaps and slides are exactly
-    /// the cells from which the move generator says it attacks the royal piece: the piece on each
-    /// empty cell in turn, beside the two royal pieces and a blocker.
+    /// The check cells of every piece type whose moves are all plain leaps, slides and bent paths
+    /// are exactly the cells from which the move generator says it attacks the royal piece: the
+    /// piece on each empty cell in turn, beside the two royal pieces and a blocker.
     #[test]
     fn check_cells_are_the_attacking_cells() {
         let mut tested = 0;
-        for name in ["capablanca", "chess", "shatranj"] {
+        for name in ["capablanca", "grant-acedrex", "chess", "shatranj"] {
             let game = Game::new(crate::variant::builtin(name).unwrap());
             let (files, ranks) = (game.variant.files, game.variant.ranks);
             let tables = &game.tables.pieces;
@@ -1740,7 +1762,7 @@ mod tests {
                 }
             }
         }
-        assert!(tested >= 12, "{tested}");
+        assert!(tested >= 18, "{tested}");
     }
 
     /// A slider checks from any cell of its lines to the royal piece up to the first piece, and
