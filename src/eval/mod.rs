@@ -604,7 +604,9 @@ impl EvalTables {
         for ty in 0..types {
             for side in 0..2usize {
                 let m = &mob[ty][side];
-                let mean = board_mean(game, m).max(0.5);
+                // White's mean for both sides: Black's table is White's turned round, and summing
+                // it in another order could round a square differently for each side.
+                let mean = board_mean(game, &mob[ty][0]).max(0.5);
                 let promo = pawn[ty].then(|| {
                     let (k, side) = (Kind(ty as u8), Side::from_index(side));
                     promotion_distance(game, &mut s, k, side, &value)
