@@ -54,6 +54,15 @@ impl Position {
             .all(|&c| t.pieces[self.at(c).kind().index()].royal)
     }
 
+    /// How many pieces a side has besides its royal ones.
+    fn officers(&self, side: Side) -> usize {
+        let t = &self.game().tables;
+        self.pieces(side)
+            .iter()
+            .filter(|&&c| !t.pieces[self.at(c).kind().index()].royal)
+            .count()
+    }
+
     /// How many earlier positions in the game equal this one (same side to move, rights, e.p.).
     pub fn repetitions(&self) -> usize {
         let n = self.hashes.len();
@@ -292,6 +301,14 @@ impl Position {
             BareKing::BareBack if mover_bare => {
                 return Some(GameEnd {
                     winner: side_wins(stm),
+                    reason: "bare king",
+                });
+            }
+            // Against more than one piece besides the royal ones no reply can bare back: lost at
+            // once, as Fairy-Stockfish scores it (the bared side gets no move).
+            BareKing::BareBack if stm_bare && self.officers(!stm) > 1 => {
+                return Some(GameEnd {
+                    winner: side_wins(!stm),
                     reason: "bare king",
                 });
             }

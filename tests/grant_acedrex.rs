@@ -143,6 +143,14 @@ fn bare_king_with_bare_back() {
         ),
         Some((Winner::White, "bare king"))
     );
+    // Against two pieces no reply bares White: lost at once.
+    assert_eq!(
+        end(
+            "grant-acedrex",
+            "k11/12/12/12/12/12/12/12/12/12/12/6K3RR b - - 0 1"
+        ),
+        Some((Winner::White, "bare king"))
+    );
     // Both bare after the bare-back: draw.
     assert_eq!(
         end(

@@ -840,3 +840,19 @@ fn checkmate_series_is_checked_with_positions() {
     ];
     assert_positioned_errors(base, &cases);
 }
+
+#[test]
+fn shatranj_a_bare_king_may_bare_back_only_a_single_piece() {
+    // Fairy-Stockfish (`go perft 1`): Black bared by a king and one ferz moves once (3 moves),
+    // and has lost once it has moved without baring White back.
+    assert_eq!(end("shatranj", "8/8/8/7k/5K2/8/3Q4/8 b - - 0 1"), None);
+    assert_eq!(
+        end("shatranj", "8/8/8/7k/5K2/8/3Q4/8 w - - 0 1"),
+        Some((Winner::White, "bare king"))
+    );
+    // Against two ferzes no reply bares White: no moves, lost at once.
+    assert_eq!(
+        end("shatranj", "8/8/8/7k/5K2/8/3QQ3/8 b - - 0 1"),
+        Some((Winner::White, "bare king"))
+    );
+}

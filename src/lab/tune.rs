@@ -270,7 +270,7 @@ pub fn data_game_uci(
             .parse_move(&answer.bestmove)
             .map_err(|e| LabError::Engine {
                 engine: engine.name.clone(),
-                what: format!("illegal move {}: {e}", answer.bestmove),
+                what: format!("illegal move {} in {}: {e}", answer.bestmove, pos.fen()),
             })?;
         moves.push(answer.bestmove);
         // A move without a score counts as level: it neither resigns nor keeps a draw run.

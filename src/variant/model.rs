@@ -341,6 +341,7 @@ pub enum BareKing {
     /// (losers).
     BaredWins,
     /// As `Immediate`, but if the bared side bares the opponent with its very next move, a draw.
+    /// Against more than one piece besides the royal ones, it has lost at once.
     BareBack,
     /// A side left with only royal pieces draws at once (shatar's robado).
     Draw,
