@@ -168,11 +168,18 @@ fn xboard_variant_path_adds_a_user_variant() {
     insta::assert_snapshot!(out.lines().skip(1).collect::<Vec<_>>().join("\n"));
 }
 
+/// Grant Acedrex's pawns and kings where they start, and nothing else.
+const PAWNS_ONLY: &str = "6k5/12/12/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/12/12/6K5 w - - 0 1";
+
 #[test]
 fn xboard_short_game_at_fixed_depth() {
-    // Engine White at depth 1; the GUI's black moves are pawn steps no white first move can stop.
-    let script = "xboard\nprotover 2\nnew\nvariant grande-acedrex\nsd 1\npost\nforce\ngo\nping 1\n\
-                  usermove a9a8\nping 2\nusermove l9l8\nping 3\nundo\nundo\nping 4\nfen\n";
+    // Engine White at depth 1, from kings and pawns only: the GUI's black moves are pawn steps no
+    // two white moves can stop (from the start a white piece could check within two moves).
+    let script = format!(
+        "xboard\nprotover 2\nnew\nvariant grande-acedrex\nforce\nsetboard {PAWNS_ONLY}\nsd 1\npost\n\
+         go\nping 1\nusermove a9a8\nping 2\nusermove l9l8\nping 3\nundo\nundo\nping 4\nfen\n"
+    );
+    let script = script.as_str();
     let out = xboard(script);
     let moves: Vec<&str> = out.lines().filter(|l| l.starts_with("move ")).collect();
     assert_eq!(moves.len(), 3, "{out}");
@@ -183,7 +190,7 @@ fn xboard_short_game_at_fixed_depth() {
         .expect("fen line");
     let expected = {
         let g = game("grant-acedrex");
-        let mut pos = Position::start(&g);
+        let mut pos = Position::from_fen(&g, PAWNS_ONLY).unwrap();
         for m in [
             moves[0].strip_prefix("move ").unwrap(),
             "a9a8",
@@ -209,14 +216,18 @@ fn xboard_short_game_at_fixed_depth() {
 #[test]
 fn xboard_engine_answers_user_moves_until_force() {
     // Engine Black (after `new`): each legal user move gets an answer; replaying gives the same FEN.
-    let script = "new\nvariant grande-acedrex\nsd 1\nusermove a4a5\n#wait 1\nping 1\nusermove l4l5\n#wait 2\nping 2\nforce\nusermove b4b5\nfen\n";
-    let out = xboard_gated(script);
+    // Kings and pawns only, so that no black move can check and make a white pawn step illegal.
+    let script = format!(
+        "new\nvariant grande-acedrex\nsetboard {PAWNS_ONLY}\nsd 1\nusermove a4a5\n#wait 1\nping 1\n\
+         usermove l4l5\n#wait 2\nping 2\nforce\nusermove b4b5\nfen\n"
+    );
+    let out = xboard_gated(&script);
     let fen = out
         .lines()
         .find_map(|l| l.strip_prefix("# fen "))
         .expect("fen line");
     let g = game("grant-acedrex");
-    let mut pos = Position::start(&g);
+    let mut pos = Position::from_fen(&g, PAWNS_ONLY).unwrap();
     let mut engine = out.lines().filter_map(|l| l.strip_prefix("move "));
     for m in ["a4a5", "<", "l4l5", "<", "b4b5"] {
         let text = if m == "<" {
